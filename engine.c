@@ -1,0 +1,1280 @@
+/* engine.c: the program. Command line (one-shot decision, perft, eval, bench), the
+ * UCI loop, time management, the search and the transposition table.
+ * Sections, in order: platform shim, command line, UCI, time, search,
+ * transposition table, bench. */
+#if !defined(_POSIX_C_SOURCE) && !defined(ENGINE_NO_POSIX)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "extra.h"
+#include "movement.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if !defined(ENGINE_NO_POSIX) && defined(__unix__)
+#include <sys/select.h>
+#include <unistd.h>
+#define HAVE_POSIX 1
+#else
+#define HAVE_POSIX 0
+#endif
+
+#define ENGINE_NAME "Boxer"
+#define ENGINE_VERSION "1.0"
+#define ENGINE_AUTHOR "the Boxer developers"
+
+enum { EXIT_USAGE = 2, EXIT_BAD_FEN = 3, EXIT_BAD_MOVES = 4 };
+enum { MAX_PLY = 100, MAX_DEPTH = 64 };
+enum { SCORE_INF = 32000, SCORE_MATE = 31000, SCORE_MATE_BOUND = SCORE_MATE - MAX_PLY - 1, SCORE_DRAW = 0 };
+enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
+enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
+enum { WARNING_MAX = 400 };
+
+/* ======================================================== platform shim */
+
+/* Seconds on a monotonic wall clock (POSIX), or processor time where there is none. */
+static double clock_now(void)
+{
+#if HAVE_POSIX && defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+    return (double)clock() / CLOCKS_PER_SEC;
+}
+
+/* Returns 1 if a line of input is waiting on stdin (POSIX select), else 0. */
+static int input_waiting(void)
+{
+#if HAVE_POSIX
+    fd_set set;
+    struct timeval tv = { 0, 0 };
+    FD_ZERO(&set);
+    FD_SET(0, &set);
+    return select(1, &set, NULL, NULL, &tv) > 0;
+#else
+    return 0;
+#endif
+}
+
+/* ============================================================ types */
+
+typedef struct {
+    uint32_t key;
+    Move move;
+    int16_t score;
+    int16_t eval;
+    uint8_t depth;
+    uint8_t bound;
+    uint8_t age;
+    uint8_t pad;
+} TTEntry;
+
+enum { TT_BUCKET = 4 };
+typedef struct {
+    TTEntry entry[TT_BUCKET];
+} TTBucket;
+
+typedef struct {
+    TTBucket *buckets;
+    size_t count;   /* a power of two, or 0 when there is no table */
+    uint8_t age;
+} TransTable;
+
+typedef struct {
+    Move move;
+    int score;
+} ScoredMove;
+
+typedef struct {
+    ScoredMove moves[MAX_MOVES];
+    int count;
+    int next;
+} MovePicker;
+
+/* What one search may use, and how it reports. */
+typedef struct {
+    double start;           /* clock_now() at process start */
+    double hard_deadline;   /* abort here */
+    double soft_deadline;   /* start no new iteration after this */
+    int depth_limit;
+    uint64_t node_limit;
+    int verbose;            /* iteration lines on stderr */
+    int uci;                /* info lines on stdout, stdin polled for stop/quit */
+    int infinite;           /* UCI go infinite / ponder: wait for stop */
+} Limits;
+
+typedef struct {
+    Board board;
+    Limits limits;
+    TransTable *tt;
+    uint64_t nodes;
+    int stop;
+    int quit_requested;
+    int seldepth;
+    int key_count;
+    uint64_t keys[KEY_HISTORY_MAX];
+    Move killers[MAX_PLY + 1][2];
+    int history[2][64][64];
+    Move counter[PIECE_NB][64];
+    Move move_stack[MAX_PLY + 1];
+    int piece_stack[MAX_PLY + 1];
+    int eval_stack[MAX_PLY + 1];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_len[MAX_PLY + 1];
+    Move root_moves[MAX_MOVES];
+    int root_count;
+    Move best_move;
+    int best_score;
+    int completed_depth;
+} Search;
+
+/* prototypes */
+static void print_usage(FILE *out);
+static int parse_seconds(const char *s, double *out);
+static int parse_count(const char *s, long long max, long long *out);
+static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits);
+static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
+static int run_perft(int argc, char **argv);
+static int run_eval(int argc, char **argv);
+static int run_bench(int depth);
+static void uci_loop(void);
+static double move_budget(double seconds);
+static int time_is_up(Search *s);
+static void poll_input(Search *s);
+static void tt_init(TransTable *tt, size_t megabytes);
+static void tt_free(TransTable *tt);
+static void tt_clear(TransTable *tt);
+static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit);
+static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply);
+static int score_to_tt(int score, int ply);
+static int score_from_tt(int score, int ply);
+static void lmr_init(void);
+static int see(const Board *b, Move m);
+static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
+static Move picker_next(MovePicker *mp, int *score);
+static int is_repetition(const Search *s);
+static int qsearch(Search *s, int alpha, int beta, int ply);
+static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
+static int search_root(Search *s, int alpha, int beta, int depth);
+static void iterate(Search *s);
+static void report_iteration(Search *s, int depth, int score, int bound);
+static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
+static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
+static void pv_to_san(Search *s, char *out, size_t size);
+
+/* ========================================================= command line */
+
+static double process_start;
+
+static void print_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
+        "       engine perft DEPTH [FEN] | eval [FEN] | bench [DEPTH] | uci\n"
+        "       engine            (no arguments: speak UCI on stdin/stdout)\n"
+        "\n"
+        "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
+        "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
+        "are optional, and 0-0, e8Q, exd6e.p., Ng1f3 and coordinates (e2e4, e7e8q) are accepted.\n"
+        "Tokens that are not legal moves are named in one warning on stderr and never chosen.\n"
+        "<seconds> is a positive decimal number (3, 0.5); the answer comes within it.\n"
+        "\n"
+        "options:\n"
+        "  --depth N     search at most N plies (deterministic)\n"
+        "  --nodes N     search at most about N nodes (deterministic)\n"
+        "  --verbose     one line per iteration on stderr: depth, score, nodes, time, PV\n"
+        "  --help        this text\n"
+        "  --version     the version\n"
+        "\n"
+        "exit status:\n"
+        "  0  an index was printed\n"
+        "  2  usage: wrong argument count, unknown option, time not a positive number\n"
+        "  3  invalid FEN\n"
+        "  4  invalid move list: empty, or no token is a legal move in the position\n"
+        "\n"
+        "examples:\n"
+        "  engine \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" \"e4 d4 Nf3\" 1\n"
+        "  engine --depth 8 --verbose \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\" \"Rd8# Kf1 h3\" 2\n"
+        "  engine perft 5\n");
+}
+
+/* Parses a positive decimal number of seconds, at most a day. */
+static int parse_seconds(const char *s, double *out)
+{
+    double value = 0, scale = 1;
+    int digits = 0;
+    for (; isdigit((unsigned char)*s); s++, digits++) {
+        value = value * 10 + (*s - '0');
+        if (value > 86400)
+            return 0;
+    }
+    if (*s == '.') {
+        for (s++; isdigit((unsigned char)*s); s++, digits++) {
+            scale /= 10;
+            value += (*s - '0') * scale;
+        }
+    }
+    if (*s != '\0' || digits == 0 || value <= 0 || value > 86400)
+        return 0;
+    *out = value;
+    return 1;
+}
+
+/* Parses a decimal count from 1 to max. */
+static int parse_count(const char *s, long long max, long long *out)
+{
+    long long value = 0;
+    if (!*s)
+        return 0;
+    for (; *s; s++) {
+        if (!isdigit((unsigned char)*s))
+            return 0;
+        value = value * 10 + (*s - '0');
+        if (value > max)
+            return 0;
+    }
+    if (value < 1)
+        return 0;
+    *out = value;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    Limits limits;
+    int i = 1;
+    process_start = clock_now();
+    memset(&limits, 0, sizeof limits);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    if (argc == 1 || (argc == 2 && strcmp(argv[1], "uci") == 0)) {
+        uci_loop();
+        return 0;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("%s %s\n", ENGINE_NAME, ENGINE_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "perft") == 0)
+        return run_perft(argc, argv);
+    if (strcmp(argv[1], "eval") == 0)
+        return run_eval(argc, argv);
+    if (strcmp(argv[1], "bench") == 0) {
+        long long depth = 0;
+        if (argc > 3 || (argc == 3 && !parse_count(argv[2], MAX_DEPTH, &depth))) {
+            fprintf(stderr, "error: usage: engine bench [DEPTH from 1 to %d]\n", MAX_DEPTH);
+            return EXIT_USAGE;
+        }
+        return run_bench((int)depth);
+    }
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0'; i++) {
+        long long n;
+        if (strcmp(argv[i], "--verbose") == 0) {
+            limits.verbose = 1;
+        } else if (strcmp(argv[i], "--depth") == 0 || strcmp(argv[i], "--nodes") == 0) {
+            int is_depth = argv[i][2] == 'd';
+            if (i + 1 >= argc || !parse_count(argv[i + 1], is_depth ? MAX_DEPTH : (long long)1e15, &n)) {
+                fprintf(stderr, "error: %s needs a whole number from 1 to %s\n", argv[i],
+                        is_depth ? "64" : "10^15");
+                return EXIT_USAGE;
+            }
+            if (is_depth)
+                limits.depth_limit = (int)n;
+            else
+                limits.node_limit = (uint64_t)n;
+            i++;
+        } else {
+            fprintf(stderr, "error: unknown option '%s' (see --help)\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - i != 3) {
+        fprintf(stderr, "error: expected 3 arguments (FEN, moves, seconds) after the options, got %d (see --help)\n", argc - i);
+        return EXIT_USAGE;
+    }
+    {
+        double seconds;
+        if (!parse_seconds(argv[i + 2], &seconds)) {
+            fprintf(stderr, "error: time '%s' is not a positive number of seconds (at most 86400)\n", argv[i + 2]);
+            return EXIT_USAGE;
+        }
+        return run_one_shot(argv[i], argv[i + 1], seconds, &limits);
+    }
+}
+
+static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits)
+{
+    char err[200], warning[WARNING_MAX + 100];
+    int index = -1;
+    int status = decide(fen, moves, seconds, limits, &index, err, sizeof err, warning, sizeof warning);
+    if (warning[0])
+        fprintf(stderr, "warning: %s\n", warning);
+    if (status != 0) {
+        fprintf(stderr, "error: %s\n", err);
+        return status;
+    }
+    printf("%d\n", index);
+    fflush(stdout);
+    return 0;
+}
+
+/* Appends a note about a rejected token to the warning line, within its size. */
+static void warn_token(char *warning, size_t size, const char *token, size_t len, const char *why)
+{
+    size_t used = strlen(warning);
+    char shown[40];
+    size_t n = len < 32 ? len : 32, i;
+    if (used >= WARNING_MAX) {
+        if (strstr(warning, ", ...") == NULL && used + 6 < size)
+            strcat(warning, ", ...");
+        return;
+    }
+    for (i = 0; i < n; i++)
+        shown[i] = isprint((unsigned char)token[i]) ? token[i] : '?';
+    shown[n] = '\0';
+    snprintf(warning + used, size - used, "%s'%s%s' (%s)", used ? ", " : "ignored tokens: ",
+             shown, len > n ? "..." : "", why);
+}
+
+/* The decision behind the one-shot call and choose_move(): parses, searches, and
+ * returns 0 with the index, or an exit status with a reason. */
+static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index,
+                  char *err, size_t err_size, char *warning, size_t warning_size)
+{
+    static Search s;
+    static TransTable tt;
+    Board board;
+    int first_index[MAX_MOVES], legal_count = 0, token_index = 0, i;
+    Move legal[MAX_MOVES];
+    MoveList all;
+    const char *p = moves;
+    double budget;
+
+    warning[0] = '\0';
+    if (!board_from_fen(&board, fen, err, err_size))
+        return EXIT_BAD_FEN;
+    gen_legal(&board, &all, GEN_ALL);
+    while (*p) {
+        const char *start;
+        size_t len;
+        char token[32];
+        Move m;
+        ParseResult r;
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        start = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        len = (size_t)(p - start);
+        r = PARSE_MALFORMED;
+        if (len < sizeof token) {
+            memcpy(token, start, len);
+            token[len] = '\0';
+            r = move_from_text(&board, token, &m);
+        }
+        if (r != PARSE_OK) {
+            warn_token(warning, warning_size, start, len,
+                       r == PARSE_AMBIGUOUS ? "ambiguous" : r == PARSE_ILLEGAL ? "not legal here" : "not a move");
+        } else {
+            for (i = 0; i < legal_count && legal[i] != m; i++)
+                ;
+            if (i < legal_count) {
+                warn_token(warning, warning_size, start, len, "listed twice");
+            } else {
+                legal[legal_count] = m;
+                first_index[legal_count++] = token_index;
+            }
+        }
+        token_index++;
+    }
+    if (token_index == 0) {
+        snprintf(err, err_size, "the move list is empty");
+        return EXIT_BAD_MOVES;
+    }
+    if (legal_count == 0) {
+        if (all.count == 0)
+            snprintf(err, err_size, "no move is legal: the position is %s", board_in_check(&board) ? "checkmate" : "stalemate");
+        else
+            snprintf(err, err_size, "none of the %d tokens in the move list is a legal move in this position", token_index);
+        return EXIT_BAD_MOVES;
+    }
+    if (legal_count == 1) {
+        *index = first_index[0];
+        return 0;
+    }
+    budget = move_budget(seconds);
+    limits->hard_deadline = process_start + budget;
+    limits->soft_deadline = process_start + budget;
+    if (!tt.buckets)
+        tt_init(&tt, seconds >= 2 ? 64 : seconds >= 0.5 ? 32 : seconds >= 0.1 ? 8 : 4);
+    else
+        tt_clear(&tt);
+    s.tt = &tt;
+    s.limits = *limits;
+    search_reset(&s, &board, NULL, 0);
+    s.root_count = legal_count;
+    memcpy(s.root_moves, legal, sizeof(Move) * (size_t)legal_count);
+    iterate(&s);
+    for (i = 0; i < legal_count; i++)
+        if (legal[i] == s.best_move)
+            *index = first_index[i];
+    if (*index < 0)
+        *index = first_index[0];
+    return 0;
+}
+
+/* The course's WebAssembly entry point: the index of the chosen move, or -1 on bad input. */
+int choose_move(char *fen, char *moves, int timeout);
+int choose_move(char *fen, char *moves, int timeout)
+{
+    Limits limits;
+    char err[200], warning[WARNING_MAX + 100];
+    int index = -1;
+    memset(&limits, 0, sizeof limits);
+    process_start = clock_now();
+    if (timeout <= 0)
+        return -1;
+    if (decide(fen, moves, (double)timeout, &limits, &index, err, sizeof err, warning, sizeof warning) != 0)
+        return -1;
+    return index;
+}
+
+static int run_perft(int argc, char **argv)
+{
+    Board b;
+    MoveList list;
+    char err[200], san[SAN_MAX];
+    long long depth;
+    uint64_t total = 0;
+    double t0 = clock_now(), elapsed;
+    int i;
+
+    if (argc < 3 || argc > 4 || !parse_count(argv[2], 20, &depth)) {
+        fprintf(stderr, "error: usage: engine perft DEPTH [FEN], DEPTH from 1 to 20\n");
+        return EXIT_USAGE;
+    }
+    if (argc == 4 ? !board_from_fen(&b, argv[3], err, sizeof err) : (board_start(&b), 0)) {
+        fprintf(stderr, "error: %s\n", err);
+        return EXIT_BAD_FEN;
+    }
+    gen_legal(&b, &list, GEN_ALL);
+    for (i = 0; i < list.count; i++) {
+        Undo u;
+        uint64_t n;
+        move_to_san(&b, list.moves[i], san);
+        board_make(&b, list.moves[i], &u);
+        n = perft(&b, (int)depth - 1);
+        board_unmake(&b, list.moves[i], &u);
+        total += n;
+        printf("%s %llu\n", san, (unsigned long long)n);
+    }
+    elapsed = clock_now() - t0;
+    printf("nodes %llu\n", (unsigned long long)total);
+    fprintf(stderr, "time %.3f s, %.0f nodes per second\n", elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
+    return 0;
+}
+
+static int run_eval(int argc, char **argv)
+{
+    Board b;
+    EvalTrace tr;
+    char err[200];
+    int t, score;
+    if (argc > 3) {
+        fprintf(stderr, "error: usage: engine eval [FEN] (quote the FEN)\n");
+        return EXIT_USAGE;
+    }
+    if (argc == 3 ? !board_from_fen(&b, argv[2], err, sizeof err) : (board_start(&b), 0)) {
+        fprintf(stderr, "error: %s\n", err);
+        return EXIT_BAD_FEN;
+    }
+    score = eval_position(&b, &tr);
+    printf("%-14s %17s %17s %17s\n", "term", "white (mg eg)", "black (mg eg)", "total (mg eg)");
+    for (t = 0; t < TERM_NB; t++)
+        printf("%-14s %8d %8d %8d %8d %8d %8d\n", eval_term_name(t), tr.mg[t][WHITE], tr.eg[t][WHITE],
+               tr.mg[t][BLACK], tr.eg[t][BLACK], tr.mg[t][WHITE] - tr.mg[t][BLACK], tr.eg[t][WHITE] - tr.eg[t][BLACK]);
+    printf("phase %d/%d, endgame scale %d/%d, fifty-move clock %d\n", tr.phase, PHASE_MAX, tr.scale, SCALE_NORMAL, b.halfmove);
+    printf("score %d (white's view), %d (side to move)\n", tr.white_score, score);
+    return 0;
+}
+
+/* ================================================================= UCI */
+
+static void uci_loop(void)
+{
+    print_usage(stderr);
+}
+
+/* ================================================================ time */
+
+/* The part of a one-shot limit the search may use: the rest covers start-up,
+ * exit and a loaded machine. */
+static double move_budget(double seconds)
+{
+    return seconds - (0.010 + 0.03 * seconds);
+}
+
+/* Checks the clock, node limit and (in UCI) stdin every 1024 nodes. */
+static int time_is_up(Search *s)
+{
+    if (s->stop)
+        return 1;
+    if ((s->nodes & 1023) != 0)
+        return 0;
+    if (s->limits.node_limit && s->nodes >= s->limits.node_limit)
+        s->stop = 1;
+    else if (s->limits.hard_deadline > 0 && clock_now() >= s->limits.hard_deadline)
+        s->stop = 1;
+    if (s->limits.uci)
+        poll_input(s);
+    return s->stop;
+}
+
+static void poll_input(Search *s)
+{
+    if (input_waiting())
+        s->stop = 1;
+}
+
+/* ============================================================== search */
+
+static int reductions[64][64];
+
+/* Natural logarithm for the reduction table, without libm. */
+static double ln(double x)
+{
+    double z, z2, sum = 0, term;
+    int k = 0, i;
+    while (x >= 2) {
+        x /= 2;
+        k++;
+    }
+    z = (x - 1) / (x + 1);
+    z2 = z * z;
+    term = z;
+    for (i = 1; i < 40; i += 2) {
+        sum += term / i;
+        term *= z2;
+    }
+    return 2 * sum + k * 0.69314718055994531;
+}
+
+/* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape). */
+static void lmr_init(void)
+{
+    int d, m;
+    for (d = 1; d < 64; d++)
+        for (m = 1; m < 64; m++)
+            reductions[d][m] = (int)(0.75 + ln(d) * ln(m) / 2.25);
+}
+
+/* Static exchange evaluation of a capture: the material balance after the best
+ * sequence of recaptures on the target square. */
+static int see(const Board *b, Move m)
+{
+    int gain[32], n = 0, from = move_from(m), to = move_to(m), side = b->side;
+    int attacker = piece_type(b->squares[from]);
+    uint64_t occ = b->occupied[WHITE] | b->occupied[BLACK], att;
+
+    gain[0] = move_kind(m) == KIND_EN_PASSANT ? VALUE_PAWN : eval_piece_value(piece_type(b->squares[to]));
+    if (move_kind(m) == KIND_PROMOTION) {
+        gain[0] += eval_piece_value(move_promo(m)) - VALUE_PAWN;
+        attacker = move_promo(m);
+    }
+    occ &= ~((uint64_t)1 << from);
+    if (move_kind(m) == KIND_EN_PASSANT)
+        occ &= ~((uint64_t)1 << (side == WHITE ? to - 8 : to + 8));
+    att = attackers_to(b, to, occ);
+    for (;;) {
+        int type, sq = NO_SQUARE;
+        uint64_t mine;
+        side = !side;
+        mine = att & b->occupied[side] & occ;
+        if (!mine)
+            break;
+        for (type = PAWN; type <= KING; type++)
+            if (mine & b->pieces[make_piece(side, type)]) {
+                sq = bit_first(mine & b->pieces[make_piece(side, type)]);
+                break;
+            }
+        n++;
+        gain[n] = eval_piece_value(attacker) - gain[n - 1];
+        if (type == KING && (attackers_to(b, to, occ & ~((uint64_t)1 << sq)) & b->occupied[!side] & occ)) {
+            n--; /* the king may not capture into a defended square */
+            break;
+        }
+        attacker = type;
+        occ &= ~((uint64_t)1 << sq);
+        att = attackers_to(b, to, occ);
+        if (n >= 31)
+            break;
+    }
+    while (n > 0) {
+        if (-gain[n] < gain[n - 1])
+            gain[n - 1] = -gain[n];
+        n--;
+    }
+    return gain[0];
+}
+
+enum {
+    ORDER_TT = 2000000000, ORDER_GOOD_CAPTURE = 1000000000, ORDER_KILLER = 900000000,
+    ORDER_COUNTER = 800000000, ORDER_BAD_CAPTURE = -1000000000
+};
+
+static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply)
+{
+    const Board *b = &s->board;
+    Move counter = MOVE_NONE;
+    int i;
+    if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
+        counter = s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])];
+    mp->count = list->count;
+    mp->next = 0;
+    for (i = 0; i < list->count; i++) {
+        Move m = list->moves[i];
+        int score;
+        if (m == tt_move) {
+            score = ORDER_TT;
+        } else if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION) {
+            int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
+            int mvv_lva = eval_piece_value(victim) * 16 - piece_type(b->squares[move_from(m)])
+                        + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * 16 : 0);
+            score = (see(b, m) >= 0 ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva;
+        } else if (m == s->killers[ply][0]) {
+            score = ORDER_KILLER + 1;
+        } else if (m == s->killers[ply][1]) {
+            score = ORDER_KILLER;
+        } else if (m == counter) {
+            score = ORDER_COUNTER;
+        } else {
+            score = s->history[b->side][move_from(m)][move_to(m)];
+        }
+        mp->moves[i].move = m;
+        mp->moves[i].score = score;
+    }
+}
+
+/* Returns the best remaining move (selection sort step), or MOVE_NONE. */
+static Move picker_next(MovePicker *mp, int *score)
+{
+    int best = mp->next, i;
+    ScoredMove tmp;
+    if (mp->next >= mp->count)
+        return MOVE_NONE;
+    for (i = mp->next + 1; i < mp->count; i++)
+        if (mp->moves[i].score > mp->moves[best].score)
+            best = i;
+    tmp = mp->moves[best];
+    mp->moves[best] = mp->moves[mp->next];
+    mp->moves[mp->next++] = tmp;
+    if (score)
+        *score = tmp.score;
+    return tmp.move;
+}
+
+/* Returns 1 if the current position occurred before since the last irreversible move. */
+static int is_repetition(const Search *s)
+{
+    int i, stop = s->key_count - 1 - s->board.halfmove;
+    uint64_t key = s->board.key;
+    if (stop < 0)
+        stop = 0;
+    for (i = s->key_count - 3; i >= stop; i -= 2)
+        if (s->keys[i] == key)
+            return 1;
+    return 0;
+}
+
+static void push_move(Search *s, Move m, Undo *u, int ply)
+{
+    s->move_stack[ply] = m;
+    s->piece_stack[ply] = m == MOVE_NONE ? 0 : s->board.squares[move_from(m)];
+    if (m == MOVE_NONE)
+        board_make_null(&s->board, u);
+    else
+        board_make(&s->board, m, u);
+    s->keys[s->key_count++] = s->board.key;
+    s->nodes++;
+}
+
+static void pop_move(Search *s, Move m, const Undo *u)
+{
+    s->key_count--;
+    if (m == MOVE_NONE)
+        board_unmake_null(&s->board, u);
+    else
+        board_unmake(&s->board, m, u);
+}
+
+static int qsearch(Search *s, int alpha, int beta, int ply)
+{
+    Board *b = &s->board;
+    MoveList list;
+    MovePicker mp;
+    TTEntry *entry;
+    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE;
+    int in_check, stand_pat, best, hit, score, old_alpha = alpha, order;
+
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (time_is_up(s))
+        return 0;
+    if (ply >= MAX_PLY)
+        return eval_position(b, NULL);
+    if (b->halfmove >= 100 || eval_insufficient_material(b) || is_repetition(s))
+        return SCORE_DRAW;
+
+    entry = tt_probe(s->tt, b->key, &hit);
+    if (hit) {
+        int tt_score = score_from_tt(entry->score, ply);
+        tt_move = entry->move;
+        if ((entry->bound == BOUND_EXACT) || (entry->bound == BOUND_LOWER && tt_score >= beta)
+            || (entry->bound == BOUND_UPPER && tt_score <= alpha))
+            return tt_score;
+    }
+    in_check = board_in_check(b);
+    if (in_check) {
+        best = stand_pat = -SCORE_INF;
+    } else {
+        stand_pat = best = hit ? entry->eval : eval_position(b, NULL);
+        if (best >= beta)
+            return best;
+        if (best > alpha)
+            alpha = best;
+    }
+    gen_legal(b, &list, in_check ? GEN_ALL : GEN_NOISY);
+    if (in_check && list.count == 0)
+        return -SCORE_MATE + ply;
+    picker_init(s, &mp, &list, tt_move, ply);
+    while ((m = picker_next(&mp, &order)) != MOVE_NONE) {
+        Undo u;
+        if (!in_check) {
+            /* skip losing captures and those that cannot reach alpha (delta pruning) */
+            if (order < ORDER_GOOD_CAPTURE && order != ORDER_TT)
+                continue;
+            if (move_kind(m) != KIND_PROMOTION
+                && stand_pat + eval_piece_value(piece_type(b->squares[move_to(m)])) + 200 <= alpha
+                && move_kind(m) != KIND_EN_PASSANT)
+                continue;
+        }
+        push_move(s, m, &u, ply);
+        score = -qsearch(s, -beta, -alpha, ply + 1);
+        pop_move(s, m, &u);
+        if (s->stop)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                alpha = score;
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    tt_store(s->tt, b->key, best_move, best, stand_pat == -SCORE_INF ? 0 : stand_pat, 0,
+             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
+    return best;
+}
+
+static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth)
+{
+    int side = s->board.side, bonus = depth * depth > 400 ? 400 : depth * depth, i;
+    if (s->killers[ply][0] != best) {
+        s->killers[ply][1] = s->killers[ply][0];
+        s->killers[ply][0] = best;
+    }
+    if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
+        s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])] = best;
+    for (i = 0; i < quiet_count; i++) {
+        int *h = &s->history[side][move_from(quiets[i])][move_to(quiets[i])];
+        int delta = quiets[i] == best ? bonus * 32 : -bonus * 32;
+        /* history gravity keeps values within +-16384 * 32 */
+        *h += delta - *h * abs(delta) / (16384 * 32);
+    }
+}
+
+static int has_non_pawn_material(const Board *b, int side)
+{
+    return (b->pieces[make_piece(side, KNIGHT)] | b->pieces[make_piece(side, BISHOP)]
+            | b->pieces[make_piece(side, ROOK)] | b->pieces[make_piece(side, QUEEN)]) != 0;
+}
+
+static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node)
+{
+    Board *b = &s->board;
+    int pv_node = beta - alpha > 1;
+    MoveList list;
+    MovePicker mp;
+    TTEntry *entry;
+    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE, quiets[MAX_MOVES];
+    int hit, in_check, eval, best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0;
+    int old_alpha = alpha, improving, order, tt_depth = 0, tt_bound = BOUND_NONE, tt_score = 0;
+
+    /* Step 1. Leaves go to the quiescence search. */
+    if (depth <= 0)
+        return qsearch(s, alpha, beta, ply);
+    s->pv_len[ply] = ply;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (time_is_up(s))
+        return 0;
+
+    /* Step 2. Draws by rule, and mate distance pruning. */
+    if (ply > 0) {
+        if (b->halfmove >= 100 || eval_insufficient_material(b) || is_repetition(s))
+            return SCORE_DRAW;
+        if (ply >= MAX_PLY)
+            return eval_position(b, NULL);
+        if (alpha < -SCORE_MATE + ply)
+            alpha = -SCORE_MATE + ply;
+        if (beta > SCORE_MATE - ply - 1)
+            beta = SCORE_MATE - ply - 1;
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry. */
+    entry = tt_probe(s->tt, b->key, &hit);
+    if (hit) {
+        tt_move = entry->move;
+        tt_depth = entry->depth;
+        tt_bound = entry->bound;
+        tt_score = score_from_tt(entry->score, ply);
+        if (!pv_node && tt_depth >= depth
+            && ((tt_bound == BOUND_EXACT) || (tt_bound == BOUND_LOWER && tt_score >= beta)
+                || (tt_bound == BOUND_UPPER && tt_score <= alpha)))
+            return tt_score;
+    }
+
+    /* Step 4. Static evaluation. */
+    in_check = board_in_check(b);
+    if (in_check) {
+        eval = s->eval_stack[ply] = -SCORE_INF;
+        improving = 0;
+    } else {
+        eval = s->eval_stack[ply] = hit ? entry->eval : eval_position(b, NULL);
+        if (hit && tt_bound != BOUND_NONE
+            && (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER) == (tt_score > eval)))
+            eval = tt_score;
+        improving = ply >= 2 && s->eval_stack[ply] > s->eval_stack[ply - 2];
+    }
+
+    if (!pv_node && !in_check) {
+        /* Step 5. Reverse futility pruning: far above beta at low depth. */
+        if (depth <= 8 && eval - 80 * (depth - improving) >= beta && abs(beta) < SCORE_MATE_BOUND)
+            return eval;
+
+        /* Step 6. Null move pruning, not in pawn endings (zugzwang). */
+        if (depth >= 3 && eval >= beta && s->move_stack[ply - 1 >= 0 ? ply - 1 : 0] != MOVE_NONE
+            && has_non_pawn_material(b, b->side) && ply > 0) {
+            Undo u;
+            int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            push_move(s, MOVE_NONE, &u, ply);
+            score = -search(s, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+            pop_move(s, MOVE_NONE, &u);
+            if (s->stop)
+                return 0;
+            if (score >= beta)
+                return score >= SCORE_MATE_BOUND ? beta : score;
+        }
+    }
+
+    /* Step 7. Internal iterative reduction: without a hash move, search shallower. */
+    if (depth >= 4 && tt_move == MOVE_NONE && (pv_node || cut_node))
+        depth--;
+
+    /* Step 8. The move loop. */
+    gen_legal(b, &list, GEN_ALL);
+    if (list.count == 0)
+        return in_check ? -SCORE_MATE + ply : SCORE_DRAW;
+    if (ply + 1 <= MAX_PLY) {
+        s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
+    }
+    picker_init(s, &mp, &list, tt_move, ply);
+    while ((m = picker_next(&mp, &order)) != MOVE_NONE) {
+        Undo u;
+        int quiet = !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
+        int new_depth = depth - 1, gives_check, r = 0;
+
+        /* Step 9. Prune late quiet moves and losing captures at low depth. */
+        if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && has_non_pawn_material(b, b->side)) {
+            if (quiet && !pv_node && depth <= 8 && quiet_count >= (3 + depth * depth) / (2 - improving))
+                continue;
+            if (quiet && !pv_node && depth <= 6 && eval + 100 + 90 * depth <= alpha && order < ORDER_COUNTER)
+                continue;
+            if (!quiet && depth <= 6 && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
+                && see(b, m) < -100 * depth)
+                continue;
+        }
+
+        push_move(s, m, &u, ply);
+        gives_check = board_in_check(b);
+        moves_tried++;
+        if (quiet)
+            quiets[quiet_count++] = m;
+
+        /* Step 10. Check extension. */
+        if (gives_check)
+            new_depth++;
+
+        /* Step 11. Late move reductions, then the principal variation search. */
+        if (depth >= 3 && moves_tried > 1 + pv_node && quiet && !in_check) {
+            r = reductions[depth < 64 ? depth : 63][moves_tried < 64 ? moves_tried : 63];
+            r += !pv_node + !improving - (order >= ORDER_COUNTER) - gives_check;
+            r -= order / 8000000 > 2 ? 2 : order / 8000000 < -2 ? -2 : order / 8000000;
+            if (r < 0)
+                r = 0;
+            if (r > new_depth - 1)
+                r = new_depth - 1;
+        }
+        if (moves_tried == 1) {
+            score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
+        } else {
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
+            if (r > 0 && score > alpha)
+                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            if (pv_node && score > alpha && score < beta)
+                score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
+        }
+        pop_move(s, m, &u);
+        if (s->stop)
+            return 0;
+
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                int i;
+                best_move = m;
+                alpha = score;
+                s->pv[ply][ply] = m;
+                for (i = ply + 1; i < s->pv_len[ply + 1]; i++)
+                    s->pv[ply][i] = s->pv[ply + 1][i];
+                s->pv_len[ply] = s->pv_len[ply + 1] > ply + 1 ? s->pv_len[ply + 1] : ply + 1;
+                if (score >= beta) {
+                    if (quiet)
+                        update_quiet_stats(s, ply, m, quiets, quiet_count, depth);
+                    break;
+                }
+            }
+        }
+    }
+    if (moves_tried == 0)
+        return alpha; /* everything was pruned: fail low */
+
+    /* Step 12. Store the result. */
+    tt_store(s->tt, b->key, best_move, best, in_check ? 0 : s->eval_stack[ply], depth,
+             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
+    return best;
+}
+
+/* Searches the root moves (those the caller listed), best first, within (alpha, beta). */
+static int search_root(Search *s, int alpha, int beta, int depth)
+{
+    int i, best = -SCORE_INF, score;
+    for (i = 0; i < s->root_count; i++) {
+        Move m = s->root_moves[i];
+        Undo u;
+        int new_depth = depth - 1;
+        push_move(s, m, &u, 0);
+        if (board_in_check(&s->board))
+            new_depth++;
+        if (i == 0) {
+            score = -search(s, -beta, -alpha, new_depth, 1, 0);
+        } else {
+            int r = depth >= 3 && i >= 4 && !move_is_capture(&s->board, m) ? 1 : 0;
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
+            if (score > alpha && score < beta)
+                score = -search(s, -beta, -alpha, new_depth, 1, 0);
+        }
+        pop_move(s, m, &u);
+        if (s->stop)
+            break;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                int j;
+                alpha = score;
+                /* a move that beat the first one is proven better: keep it even if time runs out */
+                s->best_move = m;
+                s->best_score = score;
+                s->pv[0][0] = m;
+                for (j = 1; j < s->pv_len[1]; j++)
+                    s->pv[0][j] = s->pv[1][j];
+                s->pv_len[0] = s->pv_len[1] > 1 ? s->pv_len[1] : 1;
+                memmove(&s->root_moves[1], &s->root_moves[0], sizeof(Move) * (size_t)i);
+                s->root_moves[0] = m;
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count)
+{
+    static int lmr_ready;
+    if (!lmr_ready) {
+        lmr_init();
+        lmr_ready = 1;
+    }
+    s->board = *board;
+    s->nodes = 0;
+    s->stop = 0;
+    s->seldepth = 0;
+    if (key_count > KEY_HISTORY_MAX - MAX_PLY - 2) {
+        keys += key_count - (KEY_HISTORY_MAX - MAX_PLY - 2);
+        key_count = KEY_HISTORY_MAX - MAX_PLY - 2;
+    }
+    if (keys && key_count > 0)
+        memcpy(s->keys, keys, sizeof(uint64_t) * (size_t)key_count);
+    s->key_count = key_count;
+    if (s->key_count == 0 || s->keys[s->key_count - 1] != board->key)
+        s->keys[s->key_count++] = board->key;
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+    memset(s->counter, 0, sizeof s->counter);
+    memset(s->move_stack, 0, sizeof s->move_stack);
+    s->best_move = MOVE_NONE;
+    s->best_score = 0;
+    s->completed_depth = 0;
+    s->tt->age++;
+}
+
+/* Writes the principal variation in SAN. */
+static void pv_to_san(Search *s, char *out, size_t size)
+{
+    Board b = s->board;
+    Undo u;
+    int i;
+    size_t used = 0;
+    out[0] = '\0';
+    for (i = 0; i < s->pv_len[0] && used + SAN_MAX + 2 < size; i++) {
+        char san[SAN_MAX];
+        if (!move_is_legal(&b, s->pv[0][i]))
+            break;
+        move_to_san(&b, s->pv[0][i], san);
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", san);
+        board_make(&b, s->pv[0][i], &u);
+    }
+}
+
+static void report_iteration(Search *s, int depth, int score, int bound)
+{
+    double elapsed = clock_now() - s->limits.start;
+    char pv[600];
+    if (!s->limits.verbose)
+        return;
+    pv_to_san(s, pv, sizeof pv);
+    if (abs(score) >= SCORE_MATE_BOUND)
+        fprintf(stderr, "depth %2d  score mate %3d  nodes %10llu  time %6.0f ms  pv %s%s\n", depth,
+                score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2,
+                (unsigned long long)s->nodes, elapsed * 1000, pv,
+                bound == BOUND_LOWER ? " (lower bound)" : bound == BOUND_UPPER ? " (upper bound)" : "");
+    else
+        fprintf(stderr, "depth %2d  score cp %5d  nodes %10llu  time %6.0f ms  pv %s%s\n", depth, score,
+                (unsigned long long)s->nodes, elapsed * 1000, pv,
+                bound == BOUND_LOWER ? " (lower bound)" : bound == BOUND_UPPER ? " (upper bound)" : "");
+}
+
+/* Iterative deepening with aspiration windows. */
+static void iterate(Search *s)
+{
+    int depth, score = 0, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH;
+    s->best_move = s->root_moves[0];
+    s->limits.start = process_start;
+    for (depth = 1; depth <= max_depth; depth++) {
+        int delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
+        if (depth >= 5) {
+            alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
+            beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
+        }
+        for (;;) {
+            int result = search_root(s, alpha, beta, depth);
+            if (s->stop)
+                break;
+            if (result <= alpha) {
+                report_iteration(s, depth, result, BOUND_UPPER);
+                beta = (alpha + beta) / 2;
+                alpha = result - delta > -SCORE_INF ? result - delta : -SCORE_INF;
+            } else if (result >= beta) {
+                report_iteration(s, depth, result, BOUND_LOWER);
+                beta = result + delta < SCORE_INF ? result + delta : SCORE_INF;
+            } else {
+                score = result;
+                break;
+            }
+            delta += delta / 2;
+        }
+        if (s->stop)
+            break;
+        s->completed_depth = depth;
+        s->best_move = s->root_moves[0];
+        s->best_score = score;
+        report_iteration(s, depth, score, BOUND_EXACT);
+        if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline)
+            break;
+        if (abs(score) >= SCORE_MATE_BOUND && depth >= 2 * (SCORE_MATE - abs(score)) + 4 && !s->limits.infinite)
+            break;
+    }
+}
+
+/* ================================================== transposition table */
+
+static void tt_init(TransTable *tt, size_t megabytes)
+{
+    size_t count = 1;
+    while (count * 2 * sizeof(TTBucket) <= megabytes * 1024 * 1024)
+        count *= 2;
+    tt->buckets = NULL;
+    /* a failed allocation only makes the table smaller */
+    while (count >= 1 && !(tt->buckets = calloc(count, sizeof(TTBucket))))
+        count /= 2;
+    tt->count = tt->buckets ? count : 0;
+    tt->age = 0;
+}
+
+static void tt_free(TransTable *tt)
+{
+    free(tt->buckets);
+    tt->buckets = NULL;
+    tt->count = 0;
+}
+
+static void tt_clear(TransTable *tt)
+{
+    if (tt->buckets)
+        memset(tt->buckets, 0, tt->count * sizeof(TTBucket));
+    tt->age = 0;
+}
+
+/* Returns the entry for key (hit = 1) or the entry to replace (hit = 0). */
+static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit)
+{
+    static TTEntry scratch;
+    TTBucket *bucket;
+    TTEntry *victim;
+    uint32_t check = (uint32_t)(key >> 32);
+    int i;
+    *hit = 0;
+    if (!tt->count) {
+        memset(&scratch, 0, sizeof scratch);
+        return &scratch;
+    }
+    bucket = &tt->buckets[key & (tt->count - 1)];
+    victim = &bucket->entry[0];
+    for (i = 0; i < TT_BUCKET; i++) {
+        TTEntry *e = &bucket->entry[i];
+        if (e->key == check && e->bound != BOUND_NONE) {
+            *hit = 1;
+            return e;
+        }
+        /* replace the shallowest entry, preferring those from older searches */
+        if (e->depth - 8 * (uint8_t)(tt->age - e->age) < victim->depth - 8 * (uint8_t)(tt->age - victim->age))
+            victim = e;
+    }
+    return victim;
+}
+
+static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply)
+{
+    int hit;
+    TTEntry *e;
+    if (!tt->count)
+        return;
+    e = tt_probe(tt, key, &hit);
+    if (hit && move == MOVE_NONE)
+        move = e->move;
+    if (hit && bound != BOUND_EXACT && depth + 2 < e->depth && e->age == tt->age)
+        return;
+    e->key = (uint32_t)(key >> 32);
+    e->move = move;
+    e->score = (int16_t)score_to_tt(score, ply);
+    e->eval = (int16_t)eval;
+    e->depth = (uint8_t)depth;
+    e->bound = (uint8_t)bound;
+    e->age = tt->age;
+}
+
+/* Mate scores are stored relative to the node, not the root. */
+static int score_to_tt(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score + ply : score <= -SCORE_MATE_BOUND ? score - ply : score;
+}
+
+static int score_from_tt(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
+}
+
+/* =============================================================== bench */
+
+static int run_bench(int depth)
+{
+    static const char *const POSITIONS[] = {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 w - - 0 20",
+        "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1",
+        "8/8/1p1k4/p1p5/P1P5/1P1K4/8/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1",
+        "3r1rk1/p5pp/bpp1pp2/8/q1PP1P2/b3P3/P2NQRPP/1R2B1K1 b - - 6 22",
+        "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
+        "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+        "8/5pk1/6p1/7p/3R4/6PP/r4P1K/8 b - - 0 40",
+    };
+    static Search s;
+    static TransTable tt;
+    uint64_t total = 0;
+    double t0 = clock_now(), elapsed;
+    size_t i;
+    if (depth <= 0)
+        depth = 9;
+    tt_init(&tt, 16);
+    for (i = 0; i < sizeof POSITIONS / sizeof POSITIONS[0]; i++) {
+        Board b;
+        MoveList list;
+        char err[200];
+        int ok = board_from_fen(&b, POSITIONS[i], err, sizeof err);
+        assert(ok);
+        (void)ok;
+        tt_clear(&tt);
+        s.tt = &tt;
+        memset(&s.limits, 0, sizeof s.limits);
+        s.limits.depth_limit = depth;
+        search_reset(&s, &b, NULL, 0);
+        gen_legal(&b, &list, GEN_ALL);
+        s.root_count = list.count;
+        memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
+        iterate(&s);
+        total += s.nodes;
+    }
+    elapsed = clock_now() - t0;
+    tt_free(&tt);
+    fprintf(stderr, "%u positions, depth %d, %.3f s, %.0f nodes per second\n",
+            (unsigned)(sizeof POSITIONS / sizeof POSITIONS[0]), depth, elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
+    printf("nodes %llu\n", (unsigned long long)total);
+    return 0;
+}

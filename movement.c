@@ -1,0 +1,1135 @@
+/* movement.c: the rules. Board set-up from FEN, legal move generation with
+ * pins and checks computed up front, make/unmake with an incremental Zobrist key,
+ * SAN in and out, perft. The board is an 8x8 mailbox; per-piece square sets
+ * serve only as piece lists. */
+#include "movement.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* prototypes */
+static void tables_init(void);
+static uint64_t random_u64(uint64_t *state);
+static void put_piece(Board *b, int piece, int sq);
+static void remove_piece(Board *b, int sq);
+static void move_piece(Board *b, int from, int to);
+static int slider_hits(const Board *b, int sq, int first_dir, int last_dir, int slider, int queen);
+static int parse_placement(Board *b, const char *s, char *err, size_t err_size);
+static int parse_castling(Board *b, const char *s, char *err, size_t err_size);
+static int parse_ep(Board *b, const char *s, char *err, size_t err_size);
+static int parse_counter(const char *s, int min, int *out);
+static int check_material(const Board *b, char *err, size_t err_size);
+static void drop_unsupported_castling(Board *b);
+static int ep_capture_possible(const Board *b, int ep, int side);
+static void add_move(MoveList *l, int from, int to, int promo, int kind);
+static void add_pawn_move(MoveList *l, int from, int to);
+static int ep_is_legal(const Board *b, Move m);
+static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
+static void gen_pieces(Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
+static void gen_king(Board *b, MoveList *l, GenKind kind);
+static void gen_castling(Board *b, MoveList *l);
+static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray);
+static int san_piece_letter(int type);
+static void normalize_token(const char *text, char *out, size_t size);
+static ParseResult parse_coordinate(Board *b, const char *t, Move *out);
+static ParseResult parse_san(Board *b, const char *t, Move *out);
+static int letter_type(int c);
+
+/* Ray directions: 0-3 orthogonal (rook), 4-7 diagonal (bishop). */
+enum { DIR_NB = 8 };
+static const int DIR_FILE[DIR_NB] = { 0, 0, 1, -1, 1, -1, 1, -1 };
+static const int DIR_RANK[DIR_NB] = { 1, -1, 0, 0, 1, 1, -1, -1 };
+
+static int8_t ray[64][DIR_NB][8];       /* squares along each direction */
+static int8_t ray_len[64][DIR_NB];
+static int8_t knight_to[64][9];         /* target lists, ended by -1 */
+static int8_t king_to[64][9];
+static uint64_t knight_set[64];
+static uint64_t king_set[64];
+static uint64_t pawn_attackers[2][64];  /* squares from which a pawn of colour c attacks sq */
+static uint64_t ray_set[64][DIR_NB];
+static uint8_t castle_keep[64];         /* castling bits that survive a move touching sq */
+
+static uint64_t zobrist_piece[PIECE_NB][64];
+static uint64_t zobrist_castle[16];
+static uint64_t zobrist_ep[8];
+static uint64_t zobrist_side;
+static int tables_ready;
+
+static const char PIECE_CHARS[] = ".PNBRQK..pnbrqk";
+
+static inline uint64_t bit(int sq) { return (uint64_t)1 << sq; }
+
+int bit_first(uint64_t set)
+{
+    /* De Bruijn multiplication (Leiserson, Prokop, Randall 1998), portable C99. */
+    static const int index64[64] = {
+        0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6 };
+    assert(set != 0);
+    return index64[((set & (0 - set)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+}
+
+int bit_count(uint64_t set)
+{
+    set = set - ((set >> 1) & UINT64_C(0x5555555555555555));
+    set = (set & UINT64_C(0x3333333333333333)) + ((set >> 2) & UINT64_C(0x3333333333333333));
+    set = (set + (set >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (int)((set * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+static inline int pop_first(uint64_t *set)
+{
+    int sq = bit_first(*set);
+    *set &= *set - 1;
+    return sq;
+}
+
+/* xorshift64* (Vigna): a fixed sequence, so keys are the same on every platform. */
+static uint64_t random_u64(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * UINT64_C(2685821657736338717);
+}
+
+/* Fills the geometry and Zobrist tables once. */
+static void tables_init(void)
+{
+    static const int KN_F[8] = { 1, 2, 2, 1, -1, -2, -2, -1 };
+    static const int KN_R[8] = { 2, 1, -1, -2, -2, -1, 1, 2 };
+    uint64_t seed = UINT64_C(0x9e3779b97f4a7c15);
+    int sq, d, i, p;
+
+    if (tables_ready)
+        return;
+    for (sq = 0; sq < 64; sq++) {
+        int f = square_file(sq), r = square_rank(sq), nk = 0, nn = 0;
+        for (d = 0; d < DIR_NB; d++) {
+            int n = 0, tf = f + DIR_FILE[d], tr = r + DIR_RANK[d];
+            ray_set[sq][d] = 0;
+            while (tf >= 0 && tf < 8 && tr >= 0 && tr < 8) {
+                ray[sq][d][n++] = (int8_t)make_square(tf, tr);
+                ray_set[sq][d] |= bit(make_square(tf, tr));
+                tf += DIR_FILE[d];
+                tr += DIR_RANK[d];
+            }
+            ray_len[sq][d] = (int8_t)n;
+            if (n > 0) {
+                king_to[sq][nk++] = ray[sq][d][0];
+                king_set[sq] |= bit(ray[sq][d][0]);
+            }
+        }
+        for (i = 0; i < 8; i++) {
+            int tf = f + KN_F[i], tr = r + KN_R[i];
+            if (tf >= 0 && tf < 8 && tr >= 0 && tr < 8) {
+                knight_to[sq][nn++] = (int8_t)make_square(tf, tr);
+                knight_set[sq] |= bit(make_square(tf, tr));
+            }
+        }
+        king_to[sq][nk] = -1;
+        knight_to[sq][nn] = -1;
+        /* a white pawn attacks sq from one rank below, a black pawn from one above */
+        if (r > 0 && f > 0) pawn_attackers[WHITE][sq] |= bit(sq - 9);
+        if (r > 0 && f < 7) pawn_attackers[WHITE][sq] |= bit(sq - 7);
+        if (r < 7 && f > 0) pawn_attackers[BLACK][sq] |= bit(sq + 7);
+        if (r < 7 && f < 7) pawn_attackers[BLACK][sq] |= bit(sq + 9);
+        castle_keep[sq] = 15;
+    }
+    castle_keep[0] = 15 & ~CASTLE_WQ;
+    castle_keep[7] = 15 & ~CASTLE_WK;
+    castle_keep[4] = 15 & ~(CASTLE_WK | CASTLE_WQ);
+    castle_keep[56] = 15 & ~CASTLE_BQ;
+    castle_keep[63] = 15 & ~CASTLE_BK;
+    castle_keep[60] = 15 & ~(CASTLE_BK | CASTLE_BQ);
+
+    for (p = 0; p < PIECE_NB; p++)
+        for (sq = 0; sq < 64; sq++)
+            zobrist_piece[p][sq] = random_u64(&seed);
+    for (i = 0; i < 16; i++)
+        zobrist_castle[i] = i == 0 ? 0 : random_u64(&seed);
+    for (i = 0; i < 8; i++)
+        zobrist_ep[i] = random_u64(&seed);
+    zobrist_side = random_u64(&seed);
+    tables_ready = 1;
+}
+
+/* ------------------------------------------------------------------ board */
+
+static void put_piece(Board *b, int piece, int sq)
+{
+    assert(b->squares[sq] == EMPTY);
+    b->squares[sq] = (uint8_t)piece;
+    b->pieces[piece] |= bit(sq);
+    b->occupied[piece_color(piece)] |= bit(sq);
+    b->key ^= zobrist_piece[piece][sq];
+}
+
+static void remove_piece(Board *b, int sq)
+{
+    int piece = b->squares[sq];
+    assert(piece != EMPTY);
+    b->squares[sq] = EMPTY;
+    b->pieces[piece] &= ~bit(sq);
+    b->occupied[piece_color(piece)] &= ~bit(sq);
+    b->key ^= zobrist_piece[piece][sq];
+}
+
+static void move_piece(Board *b, int from, int to)
+{
+    int piece = b->squares[from];
+    uint64_t both = bit(from) | bit(to);
+    assert(piece != EMPTY && b->squares[to] == EMPTY);
+    b->squares[from] = EMPTY;
+    b->squares[to] = (uint8_t)piece;
+    b->pieces[piece] ^= both;
+    b->occupied[piece_color(piece)] ^= both;
+    b->key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+}
+
+uint64_t board_compute_key(const Board *b)
+{
+    uint64_t key = 0;
+    int sq;
+    for (sq = 0; sq < 64; sq++)
+        if (b->squares[sq] != EMPTY)
+            key ^= zobrist_piece[b->squares[sq]][sq];
+    key ^= zobrist_castle[b->castling];
+    if (b->ep_square != NO_SQUARE)
+        key ^= zobrist_ep[square_file(b->ep_square)];
+    if (b->side == BLACK)
+        key ^= zobrist_side;
+    return key;
+}
+
+int board_is_ok(const Board *b)
+{
+    uint64_t occ[2] = { 0, 0 };
+    int sq, p;
+    if (b->side != WHITE && b->side != BLACK)
+        return 0;
+    for (p = 0; p < PIECE_NB; p++) {
+        uint64_t set = 0;
+        for (sq = 0; sq < 64; sq++)
+            if (b->squares[sq] == p && p != EMPTY)
+                set |= bit(sq);
+        if (set != (p == EMPTY ? 0 : b->pieces[p]) && p != EMPTY)
+            return 0;
+        if (p != EMPTY && set)
+            occ[piece_color(p)] |= set;
+    }
+    if (occ[WHITE] != b->occupied[WHITE] || occ[BLACK] != b->occupied[BLACK])
+        return 0;
+    if (b->squares[b->king_sq[WHITE]] != make_piece(WHITE, KING)
+        || b->squares[b->king_sq[BLACK]] != make_piece(BLACK, KING))
+        return 0;
+    if (bit_count(b->pieces[make_piece(WHITE, KING)]) != 1
+        || bit_count(b->pieces[make_piece(BLACK, KING)]) != 1)
+        return 0;
+    return b->key == board_compute_key(b);
+}
+
+void board_start(Board *b)
+{
+    char err[80];
+    int ok = board_from_fen(b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", err, sizeof err);
+    assert(ok);
+    (void)ok;
+}
+
+void board_mirror(const Board *b, Board *out)
+{
+    int sq;
+    tables_init();
+    memset(out, 0, sizeof *out);
+    for (sq = 0; sq < 64; sq++) {
+        int p = b->squares[sq];
+        if (p != EMPTY)
+            put_piece(out, make_piece(!piece_color(p), piece_type(p)), square_flip(sq));
+    }
+    out->side = !b->side;
+    out->castling = ((b->castling & 3) << 2) | ((b->castling >> 2) & 3);
+    out->ep_square = b->ep_square == NO_SQUARE ? NO_SQUARE : square_flip(b->ep_square);
+    out->halfmove = b->halfmove;
+    out->fullmove = b->fullmove;
+    out->king_sq[WHITE] = square_flip(b->king_sq[BLACK]);
+    out->king_sq[BLACK] = square_flip(b->king_sq[WHITE]);
+    out->key = board_compute_key(out);
+}
+
+/* ------------------------------------------------------------------- FEN */
+
+static int parse_placement(Board *b, const char *s, char *err, size_t err_size)
+{
+    int rank = 7, file = 0, prev_digit = 0;
+    for (; *s; s++) {
+        const char *hit = strchr(PIECE_CHARS, *s);
+        if (*s == '/') {
+            if (rank == 0) {
+                snprintf(err, err_size, "the piece placement has more than 8 ranks");
+                return 0;
+            }
+            if (file != 8) {
+                snprintf(err, err_size, "rank %d of the piece placement has %d squares, not 8", rank + 1, file);
+                return 0;
+            }
+            rank--;
+            file = 0;
+        } else if (*s >= '1' && *s <= '8' && !prev_digit) {
+            file += *s - '0';
+        } else if (*s >= '1' && *s <= '8') {
+            snprintf(err, err_size, "two digits in a row in rank %d of the piece placement", rank + 1);
+            return 0;
+        } else if (hit && *s != '.' && file < 8) {
+            put_piece(b, (int)(hit - PIECE_CHARS), make_square(file, rank));
+            file++;
+        } else if (hit && *s != '.') {
+            file = 9;
+        } else {
+            snprintf(err, err_size, "unexpected character '%c' in the piece placement", *s);
+            return 0;
+        }
+        prev_digit = *s >= '1' && *s <= '8';
+        if (file > 8) {
+            snprintf(err, err_size, "rank %d of the piece placement has more than 8 squares", rank + 1);
+            return 0;
+        }
+    }
+    if (rank != 0) {
+        snprintf(err, err_size, "the piece placement has %d ranks, not 8", 8 - rank);
+        return 0;
+    }
+    if (file != 8) {
+        snprintf(err, err_size, "rank 1 of the piece placement has %d squares, not 8", file);
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_castling(Board *b, const char *s, char *err, size_t err_size)
+{
+    static const char LETTERS[] = "KQkq";
+    if (strcmp(s, "-") == 0)
+        return 1;
+    for (; *s; s++) {
+        const char *hit = strchr(LETTERS, *s);
+        int flag;
+        if (!hit) {
+            snprintf(err, err_size, "unexpected character '%c' in the castling field", *s);
+            return 0;
+        }
+        flag = 1 << (hit - LETTERS);
+        if (b->castling & flag) {
+            snprintf(err, err_size, "castling right '%c' given twice", *s);
+            return 0;
+        }
+        b->castling |= flag;
+    }
+    return 1;
+}
+
+/* Returns 1 if a pawn of `side` stands next to the pawn that just passed ep. */
+static int ep_capture_possible(const Board *b, int ep, int side)
+{
+    int pusher = side == WHITE ? ep - 8 : ep + 8; /* the pawn that moved two squares */
+    int own_pawn = make_piece(side, PAWN);
+    int f = square_file(pusher);
+    return (f > 0 && b->squares[pusher - 1] == own_pawn)
+        || (f < 7 && b->squares[pusher + 1] == own_pawn);
+}
+
+static int parse_ep(Board *b, const char *s, char *err, size_t err_size)
+{
+    int sq, behind, from;
+    if (strcmp(s, "-") == 0)
+        return 1;
+    if (strlen(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8') {
+        snprintf(err, err_size, "en passant field '%s' is not '-' or a square", s);
+        return 0;
+    }
+    sq = make_square(s[0] - 'a', s[1] - '1');
+    if (square_rank(sq) != (b->side == WHITE ? 5 : 2)) {
+        snprintf(err, err_size, "en passant square %s is not on the %s rank", s, b->side == WHITE ? "6th" : "3rd");
+        return 0;
+    }
+    behind = b->side == WHITE ? sq - 8 : sq + 8;
+    from = b->side == WHITE ? sq + 8 : sq - 8;
+    /* keep it only if the double push happened and a capture is possible, as Stockfish does */
+    if (b->squares[behind] == make_piece(!b->side, PAWN) && b->squares[sq] == EMPTY
+        && b->squares[from] == EMPTY && ep_capture_possible(b, sq, b->side))
+        b->ep_square = sq;
+    return 1;
+}
+
+/* Parses a non-negative decimal counter of at most 6 digits, at least min. */
+static int parse_counter(const char *s, int min, int *out)
+{
+    int value = 0, n = 0;
+    for (; *s; s++, n++) {
+        if (!isdigit((unsigned char)*s) || n >= 6)
+            return 0;
+        value = value * 10 + (*s - '0');
+    }
+    if (n == 0 || value < min)
+        return 0;
+    *out = value;
+    return 1;
+}
+
+/* Rejects piece counts that no game can reach (more than 16 men, 8 pawns, or promotions). */
+static int check_material(const Board *b, char *err, size_t err_size)
+{
+    static const char *NAMES[2] = { "white", "black" };
+    int c;
+    for (c = WHITE; c <= BLACK; c++) {
+        int pawns = bit_count(b->pieces[make_piece(c, PAWN)]);
+        int extra = 0, kings = bit_count(b->pieces[make_piece(c, KING)]);
+        int n = bit_count(b->pieces[make_piece(c, KNIGHT)]), bi = bit_count(b->pieces[make_piece(c, BISHOP)]);
+        int r = bit_count(b->pieces[make_piece(c, ROOK)]), q = bit_count(b->pieces[make_piece(c, QUEEN)]);
+        if (kings != 1) {
+            snprintf(err, err_size, "%s has %d kings, not 1", NAMES[c], kings);
+            return 0;
+        }
+        if (bit_count(b->occupied[c]) > 16 || pawns > 8) {
+            snprintf(err, err_size, "%s has too many pieces (%d men, %d pawns)", NAMES[c], bit_count(b->occupied[c]), pawns);
+            return 0;
+        }
+        extra = (n > 2 ? n - 2 : 0) + (bi > 2 ? bi - 2 : 0) + (r > 2 ? r - 2 : 0) + (q > 1 ? q - 1 : 0);
+        if (extra > 8 - pawns) {
+            snprintf(err, err_size, "%s has more promoted pieces than missing pawns", NAMES[c]);
+            return 0;
+        }
+    }
+    if ((b->pieces[make_piece(WHITE, PAWN)] | b->pieces[make_piece(BLACK, PAWN)]) & UINT64_C(0xff000000000000ff)) {
+        snprintf(err, err_size, "a pawn stands on the first or last rank");
+        return 0;
+    }
+    return 1;
+}
+
+/* Drops castling rights whose king or rook is not on its home square. */
+static void drop_unsupported_castling(Board *b)
+{
+    static const int KING_HOME[4] = { 4, 4, 60, 60 };
+    static const int ROOK_HOME[4] = { 7, 0, 63, 56 };
+    int i;
+    for (i = 0; i < 4; i++) {
+        int color = i < 2 ? WHITE : BLACK;
+        if (b->squares[KING_HOME[i]] != make_piece(color, KING)
+            || b->squares[ROOK_HOME[i]] != make_piece(color, ROOK))
+            b->castling &= ~(1 << i);
+    }
+}
+
+int board_from_fen(Board *b, const char *fen, char *err, size_t err_size)
+{
+    char buf[256], *field[7];
+    int n = 0, sq;
+    char *p;
+
+    tables_init();
+    memset(b, 0, sizeof *b);
+    b->ep_square = NO_SQUARE;
+    if (strlen(fen) >= sizeof buf) {
+        snprintf(err, err_size, "FEN is too long (%u characters)", (unsigned)strlen(fen));
+        return 0;
+    }
+    strcpy(buf, fen);
+    for (p = buf; *p;) {
+        while (*p == ' ' || *p == '\t')
+            *p++ = '\0';
+        if (!*p)
+            break;
+        if (n == 7)
+            break;
+        field[n++] = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+    }
+    if (n < 4 || n > 6) {
+        snprintf(err, err_size, "FEN has %d fields, expected 4 to 6", n);
+        return 0;
+    }
+    if (!parse_placement(b, field[0], err, err_size) || !check_material(b, err, err_size))
+        return 0;
+    for (sq = 0; sq < 64; sq++)
+        if (piece_type(b->squares[sq]) == KING)
+            b->king_sq[piece_color(b->squares[sq])] = sq;
+    if (strcmp(field[1], "w") != 0 && strcmp(field[1], "b") != 0) {
+        snprintf(err, err_size, "side to move '%s' is not 'w' or 'b'", field[1]);
+        return 0;
+    }
+    b->side = field[1][0] == 'w' ? WHITE : BLACK;
+    if (!parse_castling(b, field[2], err, err_size) || !parse_ep(b, field[3], err, err_size))
+        return 0;
+    drop_unsupported_castling(b);
+    b->fullmove = 1;
+    if (n >= 5 && !parse_counter(field[4], 0, &b->halfmove)) {
+        snprintf(err, err_size, "halfmove clock '%s' is not a number from 0 to 999999", field[4]);
+        return 0;
+    }
+    if (n >= 6 && !parse_counter(field[5], 1, &b->fullmove)) {
+        snprintf(err, err_size, "fullmove number '%s' is not a number from 1 to 999999", field[5]);
+        return 0;
+    }
+    if (square_attacked(b, b->king_sq[!b->side], b->side)) {
+        snprintf(err, err_size, "the side not to move is in check");
+        return 0;
+    }
+    b->key = board_compute_key(b);
+    return 1;
+}
+
+void board_to_fen(const Board *b, char *out)
+{
+    int rank, file;
+    char *p = out;
+    for (rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (file = 0; file < 8; file++) {
+            int piece = b->squares[make_square(file, rank)];
+            if (piece == EMPTY) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                *p++ = (char)('0' + empty);
+            empty = 0;
+            *p++ = PIECE_CHARS[piece];
+        }
+        if (empty)
+            *p++ = (char)('0' + empty);
+        if (rank)
+            *p++ = '/';
+    }
+    *p++ = ' ';
+    *p++ = b->side == WHITE ? 'w' : 'b';
+    *p++ = ' ';
+    if (!b->castling)
+        *p++ = '-';
+    if (b->castling & CASTLE_WK) *p++ = 'K';
+    if (b->castling & CASTLE_WQ) *p++ = 'Q';
+    if (b->castling & CASTLE_BK) *p++ = 'k';
+    if (b->castling & CASTLE_BQ) *p++ = 'q';
+    *p++ = ' ';
+    if (b->ep_square == NO_SQUARE) {
+        *p++ = '-';
+    } else {
+        *p++ = (char)('a' + square_file(b->ep_square));
+        *p++ = (char)('1' + square_rank(b->ep_square));
+    }
+    sprintf(p, " %d %d", b->halfmove, b->fullmove);
+}
+
+/* --------------------------------------------------------------- attacks */
+
+/* Returns 1 if a slider of code `slider` or `queen` is first met along dirs first..last. */
+static int slider_hits(const Board *b, int sq, int first_dir, int last_dir, int slider, int queen)
+{
+    int d, i;
+    uint64_t sliders = b->pieces[slider] | b->pieces[queen];
+    for (d = first_dir; d <= last_dir; d++) {
+        if (!(ray_set[sq][d] & sliders))
+            continue;
+        for (i = 0; i < ray_len[sq][d]; i++) {
+            int p = b->squares[ray[sq][d][i]];
+            if (p == EMPTY)
+                continue;
+            if (p == slider || p == queen)
+                return 1;
+            break;
+        }
+    }
+    return 0;
+}
+
+uint64_t piece_attacks(const Board *b, int type, int color, int sq)
+{
+    uint64_t set = 0;
+    int d, i;
+    switch (type) {
+    case PAWN:
+        /* the squares attacked from sq are those from which the other colour's pawn would be attacked */
+        return pawn_attackers[!color][sq];
+    case KNIGHT:
+        return knight_set[sq];
+    case KING:
+        return king_set[sq];
+    default:
+        break;
+    }
+    for (d = type == BISHOP ? 4 : 0; d < (type == ROOK ? 4 : DIR_NB); d++) {
+        for (i = 0; i < ray_len[sq][d]; i++) {
+            set |= bit(ray[sq][d][i]);
+            if (b->squares[ray[sq][d][i]] != EMPTY)
+                break;
+        }
+    }
+    return set;
+}
+
+uint64_t attackers_to(const Board *b, int sq, uint64_t occupied)
+{
+    uint64_t set = (pawn_attackers[WHITE][sq] & b->pieces[make_piece(WHITE, PAWN)])
+                 | (pawn_attackers[BLACK][sq] & b->pieces[make_piece(BLACK, PAWN)])
+                 | (knight_set[sq] & (b->pieces[make_piece(WHITE, KNIGHT)] | b->pieces[make_piece(BLACK, KNIGHT)]))
+                 | (king_set[sq] & (b->pieces[make_piece(WHITE, KING)] | b->pieces[make_piece(BLACK, KING)]));
+    int d, i;
+    for (d = 0; d < DIR_NB; d++) {
+        int slider = d < 4 ? ROOK : BISHOP;
+        for (i = 0; i < ray_len[sq][d]; i++) {
+            int to = ray[sq][d][i], type;
+            if (!(occupied & bit(to)))
+                continue;
+            type = piece_type(b->squares[to]);
+            if (type == slider || type == QUEEN)
+                set |= bit(to);
+            break;
+        }
+    }
+    return set & occupied;
+}
+
+int square_attacked(const Board *b, int sq, int by)
+{
+    if (pawn_attackers[by][sq] & b->pieces[make_piece(by, PAWN)])
+        return 1;
+    if (knight_set[sq] & b->pieces[make_piece(by, KNIGHT)])
+        return 1;
+    if (king_set[sq] & b->pieces[make_piece(by, KING)])
+        return 1;
+    return slider_hits(b, sq, 0, 3, make_piece(by, ROOK), make_piece(by, QUEEN))
+        || slider_hits(b, sq, 4, 7, make_piece(by, BISHOP), make_piece(by, QUEEN));
+}
+
+int board_in_check(const Board *b)
+{
+    return square_attacked(b, b->king_sq[b->side], !b->side);
+}
+
+/* ------------------------------------------------------- move generation */
+
+static inline void add_move(MoveList *l, int from, int to, int promo, int kind)
+{
+    assert(l->count < MAX_MOVES);
+    l->moves[l->count++] = make_move(from, to, promo, kind);
+}
+
+/* Adds a pawn move to `to`, expanded into the four promotions on the last rank. */
+static void add_pawn_move(MoveList *l, int from, int to)
+{
+    int r = square_rank(to);
+    if (r == 0 || r == 7) {
+        add_move(l, from, to, QUEEN, KIND_PROMOTION);
+        add_move(l, from, to, KNIGHT, KIND_PROMOTION);
+        add_move(l, from, to, ROOK, KIND_PROMOTION);
+        add_move(l, from, to, BISHOP, KIND_PROMOTION);
+    } else {
+        add_move(l, from, to, 0, KIND_NORMAL);
+    }
+}
+
+/* En passant can expose the king along a rank through both pawns: test it on a copy. */
+static int ep_is_legal(const Board *b, Move m)
+{
+    Board copy = *b;
+    Undo u;
+    board_make(&copy, m, &u);
+    return !square_attacked(&copy, copy.king_sq[b->side], !b->side);
+}
+
+/* Finds checkers and pins against the side to move. Returns the number of checkers;
+ * block gets the squares that stop a single check, pin_ray the line of each pinned piece. */
+static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray)
+{
+    int us = b->side, them = !us, ksq = b->king_sq[us], d, checks = 0;
+    uint64_t knights = knight_set[ksq] & b->pieces[make_piece(them, KNIGHT)];
+    uint64_t pawns = pawn_attackers[them][ksq] & b->pieces[make_piece(them, PAWN)];
+    uint64_t enemy_sliders[2];
+
+    enemy_sliders[0] = b->pieces[make_piece(them, ROOK)] | b->pieces[make_piece(them, QUEEN)];
+    enemy_sliders[1] = b->pieces[make_piece(them, BISHOP)] | b->pieces[make_piece(them, QUEEN)];
+    *block = knights | pawns;
+    *pinned = 0;
+    checks = (knights != 0) + (pawns != 0);
+    for (d = 0; d < DIR_NB; d++) {
+        uint64_t line = 0, sliders = enemy_sliders[d >= 4];
+        int i, own = NO_SQUARE;
+        if (!(ray_set[ksq][d] & sliders))
+            continue;
+        for (i = 0; i < ray_len[ksq][d]; i++) {
+            int sq = ray[ksq][d][i], p = b->squares[sq];
+            line |= bit(sq);
+            if (p == EMPTY)
+                continue;
+            if (piece_color(p) == us) {
+                if (own != NO_SQUARE)
+                    break;
+                own = sq;
+                continue;
+            }
+            if (sliders & bit(sq)) {
+                if (own == NO_SQUARE) {
+                    *block |= line;
+                    checks++;
+                } else {
+                    *pinned |= bit(own);
+                    pin_ray[own] = line;
+                }
+            }
+            break;
+        }
+    }
+    return checks;
+}
+
+static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, const uint64_t *pin_ray, uint64_t pinned)
+{
+    int us = b->side, up = us == WHITE ? 8 : -8;
+    int start_rank = us == WHITE ? 1 : 6, last_rank = us == WHITE ? 7 : 0;
+    uint64_t pawns = b->pieces[make_piece(us, PAWN)], enemies = b->occupied[!us];
+
+    while (pawns) {
+        int from = pop_first(&pawns), to = from + up, f = square_file(from);
+        uint64_t allowed = (pinned & bit(from)) ? target & pin_ray[from] : target;
+        if (b->squares[to] == EMPTY) {
+            if ((kind == GEN_ALL || square_rank(to) == last_rank) && (allowed & bit(to)))
+                add_pawn_move(l, from, to);
+            if (kind == GEN_ALL && square_rank(from) == start_rank && b->squares[to + up] == EMPTY
+                && (allowed & bit(to + up)))
+                add_move(l, from, to + up, 0, KIND_NORMAL);
+        }
+        if (f > 0 && (enemies & allowed & bit(to - 1)))
+            add_pawn_move(l, from, to - 1);
+        if (f < 7 && (enemies & allowed & bit(to + 1)))
+            add_pawn_move(l, from, to + 1);
+        if (b->ep_square != NO_SQUARE && square_rank(b->ep_square) == square_rank(to)
+            && abs(square_file(b->ep_square) - f) == 1) {
+            Move m = make_move(from, b->ep_square, 0, KIND_EN_PASSANT);
+            if (ep_is_legal(b, m))
+                l->moves[l->count++] = m;
+        }
+    }
+}
+
+static void gen_pieces(Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned)
+{
+    int us = b->side, type;
+    for (type = KNIGHT; type <= QUEEN; type++) {
+        uint64_t set = b->pieces[make_piece(us, type)];
+        while (set) {
+            int from = pop_first(&set), d, i;
+            uint64_t allowed = (pinned & bit(from)) ? target & pin_ray[from] : target;
+            if (type == KNIGHT) {
+                const int8_t *t;
+                if (pinned & bit(from))
+                    continue;
+                for (t = knight_to[from]; *t >= 0; t++)
+                    if (allowed & bit(*t))
+                        add_move(l, from, *t, 0, KIND_NORMAL);
+                continue;
+            }
+            for (d = type == BISHOP ? 4 : 0; d < (type == ROOK ? 4 : DIR_NB); d++) {
+                for (i = 0; i < ray_len[from][d]; i++) {
+                    int to = ray[from][d][i];
+                    if (allowed & bit(to))
+                        add_move(l, from, to, 0, KIND_NORMAL);
+                    if (b->squares[to] != EMPTY)
+                        break;
+                }
+            }
+        }
+    }
+}
+
+static void gen_king(Board *b, MoveList *l, GenKind kind)
+{
+    int us = b->side, ksq = b->king_sq[us], king = b->squares[ksq];
+    uint64_t target = kind == GEN_ALL ? ~b->occupied[us] : b->occupied[!us];
+    const int8_t *t;
+    /* lift the king so that sliders see through its square */
+    b->squares[ksq] = EMPTY;
+    for (t = king_to[ksq]; *t >= 0; t++)
+        if ((target & bit(*t)) && !square_attacked(b, *t, !us))
+            add_move(l, ksq, *t, 0, KIND_NORMAL);
+    b->squares[ksq] = (uint8_t)king;
+}
+
+static void gen_castling(Board *b, MoveList *l)
+{
+    int us = b->side, base = us == WHITE ? 0 : 56, them = !us;
+    int ks = us == WHITE ? CASTLE_WK : CASTLE_BK, qs = us == WHITE ? CASTLE_WQ : CASTLE_BQ;
+    if ((b->castling & ks) && b->squares[base + 5] == EMPTY && b->squares[base + 6] == EMPTY
+        && !square_attacked(b, base + 5, them) && !square_attacked(b, base + 6, them))
+        add_move(l, base + 4, base + 6, 0, KIND_CASTLE);
+    if ((b->castling & qs) && b->squares[base + 3] == EMPTY && b->squares[base + 2] == EMPTY
+        && b->squares[base + 1] == EMPTY
+        && !square_attacked(b, base + 3, them) && !square_attacked(b, base + 2, them))
+        add_move(l, base + 4, base + 2, 0, KIND_CASTLE);
+}
+
+int gen_legal(Board *b, MoveList *list, GenKind kind)
+{
+    uint64_t block, pinned, pin_ray[64], target;
+    int checks = find_checks_and_pins(b, &block, &pinned, pin_ray);
+
+    list->count = 0;
+    if (checks >= 2) {
+        gen_king(b, list, GEN_ALL);
+        return list->count;
+    }
+    if (checks == 1)
+        kind = GEN_ALL; /* every evasion is searched */
+    target = kind == GEN_ALL ? ~b->occupied[b->side] : b->occupied[!b->side];
+    if (checks == 1)
+        target &= block;
+    gen_pawns(b, list, kind, checks ? block : ~b->occupied[b->side], pin_ray, pinned);
+    gen_pieces(b, list, target, pin_ray, pinned);
+    gen_king(b, list, kind);
+    if (kind == GEN_ALL && !checks)
+        gen_castling(b, list);
+    return list->count;
+}
+
+int move_is_legal(Board *b, Move m)
+{
+    MoveList list;
+    int i;
+    gen_legal(b, &list, GEN_ALL);
+    for (i = 0; i < list.count; i++)
+        if (list.moves[i] == m)
+            return 1;
+    return 0;
+}
+
+int move_is_capture(const Board *b, Move m)
+{
+    return move_kind(m) == KIND_EN_PASSANT || b->squares[move_to(m)] != EMPTY;
+}
+
+/* ------------------------------------------------------------ make/unmake */
+
+void board_make(Board *b, Move m, Undo *u)
+{
+    int from = move_from(m), to = move_to(m), kind = move_kind(m), us = b->side;
+    int piece = b->squares[from];
+
+    u->captured = kind == KIND_EN_PASSANT ? make_piece(!us, PAWN) : b->squares[to];
+    u->castling = b->castling;
+    u->ep_square = b->ep_square;
+    u->halfmove = b->halfmove;
+    u->key = b->key;
+
+    b->key ^= zobrist_castle[b->castling];
+    if (b->ep_square != NO_SQUARE)
+        b->key ^= zobrist_ep[square_file(b->ep_square)];
+    b->ep_square = NO_SQUARE;
+    b->halfmove++;
+
+    if (kind == KIND_EN_PASSANT)
+        remove_piece(b, us == WHITE ? to - 8 : to + 8);
+    else if (u->captured != EMPTY)
+        remove_piece(b, to);
+    if (u->captured != EMPTY)
+        b->halfmove = 0;
+    move_piece(b, from, to);
+
+    if (piece_type(piece) == PAWN) {
+        b->halfmove = 0;
+        if (kind == KIND_PROMOTION) {
+            remove_piece(b, to);
+            put_piece(b, make_piece(us, move_promo(m)), to);
+        } else if ((from ^ to) == 16 && ep_capture_possible(b, (from + to) / 2, !us)) {
+            b->ep_square = (from + to) / 2;
+            b->key ^= zobrist_ep[square_file(b->ep_square)];
+        }
+    } else if (piece_type(piece) == KING) {
+        b->king_sq[us] = to;
+        if (kind == KIND_CASTLE) {
+            if (to > from)
+                move_piece(b, to + 1, to - 1);
+            else
+                move_piece(b, to - 2, to + 1);
+        }
+    }
+    b->castling &= castle_keep[from] & castle_keep[to];
+    b->key ^= zobrist_castle[b->castling] ^ zobrist_side;
+    if (us == BLACK)
+        b->fullmove++;
+    b->side = !us;
+    assert(board_is_ok(b));
+}
+
+void board_unmake(Board *b, Move m, const Undo *u)
+{
+    int from = move_from(m), to = move_to(m), kind = move_kind(m), us = !b->side;
+
+    b->side = us;
+    if (us == BLACK)
+        b->fullmove--;
+    if (kind == KIND_PROMOTION) {
+        remove_piece(b, to);
+        put_piece(b, make_piece(us, PAWN), to);
+    } else if (kind == KIND_CASTLE) {
+        if (to > from)
+            move_piece(b, to - 1, to + 1);
+        else
+            move_piece(b, to + 1, to - 2);
+    }
+    move_piece(b, to, from);
+    if (piece_type(b->squares[from]) == KING)
+        b->king_sq[us] = from;
+    if (kind == KIND_EN_PASSANT)
+        put_piece(b, u->captured, us == WHITE ? to - 8 : to + 8);
+    else if (u->captured != EMPTY)
+        put_piece(b, u->captured, to);
+    b->castling = u->castling;
+    b->ep_square = u->ep_square;
+    b->halfmove = u->halfmove;
+    b->key = u->key;
+    assert(board_is_ok(b));
+}
+
+void board_make_null(Board *b, Undo *u)
+{
+    u->captured = EMPTY;
+    u->castling = b->castling;
+    u->ep_square = b->ep_square;
+    u->halfmove = b->halfmove;
+    u->key = b->key;
+    if (b->ep_square != NO_SQUARE)
+        b->key ^= zobrist_ep[square_file(b->ep_square)];
+    b->ep_square = NO_SQUARE;
+    b->key ^= zobrist_side;
+    b->halfmove++;
+    b->side = !b->side;
+}
+
+void board_unmake_null(Board *b, const Undo *u)
+{
+    b->side = !b->side;
+    b->ep_square = u->ep_square;
+    b->halfmove = u->halfmove;
+    b->key = u->key;
+}
+
+/* ------------------------------------------------------------------- SAN */
+
+static int san_piece_letter(int type)
+{
+    return " PNBRQK"[type];
+}
+
+void move_to_san(Board *b, Move m, char *out)
+{
+    int from = move_from(m), to = move_to(m), type = piece_type(b->squares[from]);
+    MoveList list;
+    Undo u;
+    char *p = out;
+    int i;
+
+    if (move_kind(m) == KIND_CASTLE) {
+        strcpy(p, to > from ? "O-O" : "O-O-O");
+        p += strlen(p);
+    } else {
+        if (type == PAWN) {
+            if (move_is_capture(b, m))
+                *p++ = (char)('a' + square_file(from));
+        } else {
+            int others = 0, same_file = 0, same_rank = 0;
+            *p++ = (char)san_piece_letter(type);
+            gen_legal(b, &list, GEN_ALL);
+            for (i = 0; i < list.count; i++) {
+                int f2 = move_from(list.moves[i]);
+                if (move_to(list.moves[i]) != to || f2 == from || piece_type(b->squares[f2]) != type)
+                    continue;
+                others++;
+                same_file += square_file(f2) == square_file(from);
+                same_rank += square_rank(f2) == square_rank(from);
+            }
+            if (others && (!same_file || same_rank))
+                *p++ = (char)('a' + square_file(from));
+            if (others && same_file)
+                *p++ = (char)('1' + square_rank(from));
+        }
+        if (move_is_capture(b, m))
+            *p++ = 'x';
+        *p++ = (char)('a' + square_file(to));
+        *p++ = (char)('1' + square_rank(to));
+        if (move_kind(m) == KIND_PROMOTION) {
+            *p++ = '=';
+            *p++ = (char)san_piece_letter(move_promo(m));
+        }
+    }
+    board_make(b, m, &u);
+    if (board_in_check(b))
+        *p++ = gen_legal(b, &list, GEN_ALL) ? '+' : '#';
+    board_unmake(b, m, &u);
+    *p = '\0';
+}
+
+void move_to_uci(Move m, char *out)
+{
+    out[0] = (char)('a' + square_file(move_from(m)));
+    out[1] = (char)('1' + square_rank(move_from(m)));
+    out[2] = (char)('a' + square_file(move_to(m)));
+    out[3] = (char)('1' + square_rank(move_to(m)));
+    out[4] = move_kind(m) == KIND_PROMOTION ? "  nbrq "[move_promo(m)] : '\0';
+    out[5] = '\0';
+}
+
+/* Returns the piece type for a SAN letter (either case), or EMPTY. */
+static int letter_type(int c)
+{
+    switch (toupper(c)) {
+    case 'N': return KNIGHT;
+    case 'B': return BISHOP;
+    case 'R': return ROOK;
+    case 'Q': return QUEEN;
+    case 'K': return KING;
+    default: return EMPTY;
+    }
+}
+
+/* Copies text without check marks, annotations, "e.p." and the separators - and =. */
+static void normalize_token(const char *text, char *out, size_t size)
+{
+    size_t n = 0, len = strlen(text);
+    if (len >= 4 && strcmp(text + len - 4, "e.p.") == 0)
+        len -= 4;
+    else if (len >= 2 && strcmp(text + len - 2, "ep") == 0 && len > 4)
+        len -= 2;
+    while (len > 0 && strchr("+#!?", text[len - 1]))
+        len--;
+    for (; len > 0 && n + 1 < size; text++, len--)
+        if (*text != '=' && *text != '-' && *text != ':')
+            out[n++] = *text == '0' ? 'O' : *text;
+    out[n] = '\0';
+}
+
+/* Coordinate form: e2e4, e7e8q (also e2-e4, already normalized). */
+static ParseResult parse_coordinate(Board *b, const char *t, Move *out)
+{
+    MoveList list;
+    int from, to, promo = EMPTY, i;
+    size_t len = strlen(t);
+    if ((len != 4 && len != 5) || t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8'
+        || t[2] < 'a' || t[2] > 'h' || t[3] < '1' || t[3] > '8')
+        return PARSE_MALFORMED;
+    if (len == 5 && ((promo = letter_type(t[4])) == EMPTY || promo == KING))
+        return PARSE_MALFORMED;
+    from = make_square(t[0] - 'a', t[1] - '1');
+    to = make_square(t[2] - 'a', t[3] - '1');
+    gen_legal(b, &list, GEN_ALL);
+    for (i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        if (move_from(m) == from && move_to(m) == to && move_promo(m) == promo) {
+            *out = m;
+            return PARSE_OK;
+        }
+    }
+    return PARSE_ILLEGAL;
+}
+
+/* SAN body without marks: [piece][file][rank][x]square[promotion], or OO / OOO. */
+static ParseResult parse_san(Board *b, const char *t, Move *out)
+{
+    MoveList list;
+    char body[16];
+    size_t len = strlen(t), n = 0;
+    int type = PAWN, promo = EMPTY, to, from_file = -1, from_rank = -1, found = 0, i;
+    const char *s = t;
+
+    if (strcmp(t, "OO") == 0 || strcmp(t, "OOO") == 0 || strcmp(t, "oo") == 0 || strcmp(t, "ooo") == 0) {
+        gen_legal(b, &list, GEN_ALL);
+        for (i = 0; i < list.count; i++) {
+            Move m = list.moves[i];
+            if (move_kind(m) == KIND_CASTLE && (move_to(m) > move_from(m)) == (len == 2)) {
+                *out = m;
+                return PARSE_OK;
+            }
+        }
+        return PARSE_ILLEGAL;
+    }
+    if (len >= 2 && strchr("NBRQK", s[0])) {
+        type = letter_type(s[0]);
+        s++;
+    } else if (len >= 3 && strchr("nrqk", s[0])) {
+        type = letter_type(s[0]);
+        s++;
+    }
+    for (; *s && n + 1 < sizeof body; s++)
+        if (*s != 'x' && *s != 'X')
+            body[n++] = *s;
+    body[n] = '\0';
+    if (n >= 3 && letter_type(body[n - 1]) != EMPTY && isdigit((unsigned char)body[n - 2])) {
+        promo = letter_type(body[n - 1]);
+        body[--n] = '\0';
+        if (type != PAWN || promo == KING)
+            return PARSE_MALFORMED;
+    }
+    if (n < 2 || n > 4 || body[n - 2] < 'a' || body[n - 2] > 'h' || body[n - 1] < '1' || body[n - 1] > '8')
+        return PARSE_MALFORMED;
+    to = make_square(body[n - 2] - 'a', body[n - 1] - '1');
+    for (i = 0; i < (int)n - 2; i++) {
+        if (body[i] >= 'a' && body[i] <= 'h' && from_file < 0 && from_rank < 0)
+            from_file = body[i] - 'a';
+        else if (body[i] >= '1' && body[i] <= '8' && from_rank < 0)
+            from_rank = body[i] - '1';
+        else
+            return PARSE_MALFORMED;
+    }
+    gen_legal(b, &list, GEN_ALL);
+    for (i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        int from = move_from(m);
+        if (move_to(m) != to || piece_type(b->squares[from]) != type || move_promo(m) != promo
+            || move_kind(m) == KIND_CASTLE)
+            continue;
+        if ((from_file >= 0 && square_file(from) != from_file) || (from_rank >= 0 && square_rank(from) != from_rank))
+            continue;
+        *out = m;
+        found++;
+    }
+    return found == 1 ? PARSE_OK : found ? PARSE_AMBIGUOUS : PARSE_ILLEGAL;
+}
+
+ParseResult move_from_text(Board *b, const char *text, Move *out)
+{
+    char t[32];
+    ParseResult r;
+    if (strlen(text) >= sizeof t)
+        return PARSE_MALFORMED;
+    normalize_token(text, t, sizeof t);
+    r = parse_coordinate(b, t, out);
+    if (r != PARSE_MALFORMED)
+        return r;
+    return parse_san(b, t, out);
+}
+
+/* ----------------------------------------------------------------- perft */
+
+uint64_t perft(Board *b, int depth)
+{
+    MoveList list;
+    uint64_t nodes = 0;
+    int i;
+    if (depth <= 0)
+        return 1;
+    gen_legal(b, &list, GEN_ALL);
+    if (depth == 1)
+        return (uint64_t)list.count;
+    for (i = 0; i < list.count; i++) {
+        Undo u;
+        board_make(b, list.moves[i], &u);
+        nodes += perft(b, depth - 1);
+        board_unmake(b, list.moves[i], &u);
+    }
+    return nodes;
+}

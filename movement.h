@@ -1,0 +1,121 @@
+/* movement.h: the rules of chess on an 8x8 mailbox board.
+ * Board and Move types, FEN in/out, legal move generation, make/unmake,
+ * attack tests, SAN print/parse and perft. Knows nothing of search or evaluation. */
+#ifndef MOVEMENT_H
+#define MOVEMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { WHITE, BLACK };
+enum { EMPTY, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING };
+enum { PIECE_NB = 16, COLOR_SHIFT = 3, TYPE_MASK = 7 };
+enum { NO_SQUARE = -1 };
+enum { CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8 };
+enum { MAX_MOVES = 256, FEN_MAX = 100, SAN_MAX = 12 };
+
+/* A move: from (6 bits) | to (6 bits) | promotion type (3 bits) | kind (2 bits). */
+typedef uint32_t Move;
+enum { MOVE_NONE = 0 };
+enum { KIND_NORMAL, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION };
+
+typedef struct {
+    uint8_t squares[64];    /* piece codes, a1 = 0 ... h8 = 63 */
+    uint64_t pieces[PIECE_NB]; /* squares of each piece code, kept as piece lists */
+    uint64_t occupied[2];   /* squares of each colour */
+    int side;               /* WHITE or BLACK to move */
+    int castling;           /* CASTLE_* bits */
+    int ep_square;          /* en passant target square or NO_SQUARE */
+    int halfmove;           /* plies since the last capture or pawn move */
+    int fullmove;
+    int king_sq[2];
+    uint64_t key;           /* Zobrist key, kept incrementally */
+} Board;
+
+typedef struct {
+    int captured;
+    int castling;
+    int ep_square;
+    int halfmove;
+    uint64_t key;
+} Undo;
+
+typedef struct {
+    Move moves[MAX_MOVES];
+    int count;
+} MoveList;
+
+/* What move_from_text() found. */
+typedef enum { PARSE_OK, PARSE_MALFORMED, PARSE_ILLEGAL, PARSE_AMBIGUOUS } ParseResult;
+
+/* Which moves a generator returns: all, or only captures and promotions. */
+typedef enum { GEN_ALL, GEN_NOISY } GenKind;
+
+static inline int make_piece(int color, int type) { return type | (color << COLOR_SHIFT); }
+static inline int piece_type(int piece) { return piece & TYPE_MASK; }
+static inline int piece_color(int piece) { return piece >> COLOR_SHIFT; }
+static inline int square_file(int sq) { return sq & 7; }
+static inline int square_rank(int sq) { return sq >> 3; }
+static inline int make_square(int file, int rank) { return rank * 8 + file; }
+/* Flips a square vertically (a1 <-> a8). */
+static inline int square_flip(int sq) { return sq ^ 56; }
+
+static inline Move make_move(int from, int to, int promo, int kind)
+{
+    return (Move)(from | (to << 6) | (promo << 12) | (kind << 15));
+}
+static inline int move_from(Move m) { return (int)(m & 63); }
+static inline int move_to(Move m) { return (int)((m >> 6) & 63); }
+static inline int move_promo(Move m) { return (int)((m >> 12) & 7); }
+static inline int move_kind(Move m) { return (int)((m >> 15) & 3); }
+
+/* Index of the lowest set bit of a non-empty set. */
+int bit_first(uint64_t set);
+/* Number of set bits. */
+int bit_count(uint64_t set);
+
+/* Parses FEN into b. Returns 1, or 0 with a one-line reason in err. */
+int board_from_fen(Board *b, const char *fen, char *err, size_t err_size);
+/* Writes b as FEN (at least FEN_MAX bytes). */
+void board_to_fen(const Board *b, char *out);
+/* Fills b with the start position. */
+void board_start(Board *b);
+/* Writes the colour-flipped mirror image of b into out (same position, sides swapped). */
+void board_mirror(const Board *b, Board *out);
+/* Returns 1 if every redundant field of b agrees with the squares. */
+int board_is_ok(const Board *b);
+/* Recomputes the Zobrist key from scratch. */
+uint64_t board_compute_key(const Board *b);
+
+/* Returns the squares a piece of this type and colour on sq attacks, given b's occupancy. */
+uint64_t piece_attacks(const Board *b, int type, int color, int sq);
+/* Returns every piece of either colour in `occupied` that attacks sq, sliders seeing
+ * through the squares missing from `occupied` (for exchange evaluation). */
+uint64_t attackers_to(const Board *b, int sq, uint64_t occupied);
+/* Returns 1 if `by` attacks sq. */
+int square_attacked(const Board *b, int sq, int by);
+/* Returns 1 if the side to move is in check. */
+int board_in_check(const Board *b);
+/* Generates the legal moves of the side to move; returns their number. */
+int gen_legal(Board *b, MoveList *list, GenKind kind);
+/* Returns 1 if m is a legal move in b. */
+int move_is_legal(Board *b, Move m);
+/* Returns 1 if m captures something (en passant included). */
+int move_is_capture(const Board *b, Move m);
+
+void board_make(Board *b, Move m, Undo *u);
+void board_unmake(Board *b, Move m, const Undo *u);
+void board_make_null(Board *b, Undo *u);
+void board_unmake_null(Board *b, const Undo *u);
+
+/* Writes m (legal in b) in standard algebraic notation, with + and #. */
+void move_to_san(Board *b, Move m, char *out);
+/* Writes m in coordinate notation (e2e4, e7e8q). */
+void move_to_uci(Move m, char *out);
+/* Parses SAN (tolerant: no check marks, 0-0, e8Q, exd6e.p., Ng1f3) or coordinates. */
+ParseResult move_from_text(Board *b, const char *text, Move *out);
+
+/* Counts the leaf nodes of the legal move tree to depth. */
+uint64_t perft(Board *b, int depth);
+
+#endif
