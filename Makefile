@@ -1,15 +1,47 @@
-# Boxer: a one-shot chess move chooser. `make` builds ./engine; `make test` runs tests/.
+# Boxer: a one-shot chess move chooser. `make` builds ./engine, `make test` runs tests/.
 CC ?= cc
-CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Werror -pedantic -Wshadow -Wmissing-prototypes -DNDEBUG
+WARNINGS = -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes
+CFLAGS ?= -O2 -DNDEBUG
+DEBUG_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SOURCES = engine.c movement.c extra.c
 HEADERS = movement.h extra.h
+PERFT_CAP ?= 500000000
+DEBUG_PERFT_CAP ?= 200000
 
 .PHONY: all test debug bench perft-bench perft-full clean
 
 all: engine
 
 engine: $(SOURCES) $(HEADERS)
-	$(CC) $(CFLAGS) $(SOURCES) -o $@
+	$(CC) $(WARNINGS) $(CFLAGS) $(SOURCES) -o $@
+
+tests/unit: tests/unit.c movement.c extra.c $(HEADERS)
+	$(CC) $(WARNINGS) $(CFLAGS) -Wno-missing-prototypes tests/unit.c movement.c extra.c -o $@
+
+engine-debug: $(SOURCES) $(HEADERS)
+	$(CC) $(WARNINGS) $(DEBUG_FLAGS) $(SOURCES) -o $@
+
+tests/unit-debug: tests/unit.c movement.c extra.c $(HEADERS)
+	$(CC) $(WARNINGS) $(DEBUG_FLAGS) -Wno-missing-prototypes tests/unit.c movement.c extra.c -o $@
+
+# Every test; perft counts up to PERFT_CAP nodes per position and depth (about a minute).
+test: engine tests/unit
+	bash tests/run-all.sh ./engine ./tests/unit $(PERFT_CAP)
+
+# The same tests with assertions (board_is_ok after make/unmake) and sanitizers.
+debug: engine-debug tests/unit-debug
+	bash tests/run-all.sh ./engine-debug ./tests/unit-debug $(DEBUG_PERFT_CAP)
+
+# The whole perft suite at every depth (several minutes).
+perft-full: tests/unit
+	./tests/unit 100000000000000 tests/perft.epd
+
+# Startpos perft 6 timed against Stockfish's `go perft 6`, side by side.
+perft-bench: engine
+	bash tests/perft-bench.sh ./engine
+
+bench: engine
+	./engine bench
 
 clean:
 	rm -f engine engine-debug tests/unit tests/unit-debug

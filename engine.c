@@ -35,7 +35,7 @@ enum { MAX_PLY = 100, MAX_DEPTH = 64 };
 enum { SCORE_INF = 32000, SCORE_MATE = 31000, SCORE_MATE_BOUND = SCORE_MATE - MAX_PLY - 1, SCORE_DRAW = 0 };
 enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
-enum { WARNING_MAX = 400 };
+enum { WARNING_MAX = 400, HISTORY_MAX = 16384 };
 
 /* ======================================================== platform shim */
 
@@ -319,12 +319,12 @@ static int run_one_shot(const char *fen, const char *moves, double seconds, Limi
     char err[200], warning[WARNING_MAX + 100];
     int index = -1;
     int status = decide(fen, moves, seconds, limits, &index, err, sizeof err, warning, sizeof warning);
-    if (warning[0])
-        fprintf(stderr, "warning: %s\n", warning);
     if (status != 0) {
         fprintf(stderr, "error: %s\n", err);
         return status;
     }
+    if (warning[0])
+        fprintf(stderr, "warning: %s\n", warning);
     printf("%d\n", index);
     fflush(stdout);
     return 0;
@@ -409,7 +409,7 @@ static int decide(const char *fen, const char *moves, double seconds, Limits *li
         if (all.count == 0)
             snprintf(err, err_size, "no move is legal: the position is %s", board_in_check(&board) ? "checkmate" : "stalemate");
         else
-            snprintf(err, err_size, "none of the %d tokens in the move list is a legal move in this position", token_index);
+            snprintf(err, err_size, "no token of the move list is a legal move in this position; %s", warning);
         return EXIT_BAD_MOVES;
     }
     if (legal_count == 1) {
@@ -794,7 +794,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
 
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth)
 {
-    int side = s->board.side, bonus = depth * depth > 400 ? 400 : depth * depth, i;
+    int side = s->board.side, bonus = depth * depth * 16 > 1600 ? 1600 : depth * depth * 16, i;
     if (s->killers[ply][0] != best) {
         s->killers[ply][1] = s->killers[ply][0];
         s->killers[ply][0] = best;
@@ -803,9 +803,9 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
         s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])] = best;
     for (i = 0; i < quiet_count; i++) {
         int *h = &s->history[side][move_from(quiets[i])][move_to(quiets[i])];
-        int delta = quiets[i] == best ? bonus * 32 : -bonus * 32;
-        /* history gravity keeps values within +-16384 * 32 */
-        *h += delta - *h * abs(delta) / (16384 * 32);
+        int delta = quiets[i] == best ? bonus : -bonus;
+        /* history gravity keeps values within +-HISTORY_MAX */
+        *h += delta - *h * bonus / HISTORY_MAX;
     }
 }
 
@@ -937,7 +937,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         if (depth >= 3 && moves_tried > 1 + pv_node && quiet && !in_check) {
             r = reductions[depth < 64 ? depth : 63][moves_tried < 64 ? moves_tried : 63];
             r += !pv_node + !improving - (order >= ORDER_COUNTER) - gives_check;
-            r -= order / 8000000 > 2 ? 2 : order / 8000000 < -2 ? -2 : order / 8000000;
+            if (order < ORDER_COUNTER)
+                r -= order / 6000;
             if (r < 0)
                 r = 0;
             if (r > new_depth - 1)

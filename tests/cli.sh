@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# tests/cli.sh: the command-line contract of ./engine (one-shot answers, exit statuses,
+# warnings, options, perft/eval/bench subcommands). Usage: tests/cli.sh [ENGINE].
+# Ends with "N passed, N failed".
+set -u
+ENGINE=${1:-./engine}
+pass=0; fail=0
+START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+HANDOUT="a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3 f4 g3 g4 h3 h4 Na3 Nc3 Nf3 Nh3"
+MATE1="6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# run ARGS...: sets out, err, status
+run() {
+  "$ENGINE" "$@" >"$tmp/out" 2>"$tmp/err"; status=$?
+  out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+}
+
+# expect_index N_MOVES ARGS...: a valid index, exit 0, nothing else on stdout
+expect_index() {
+  local n=$1; shift; run "$@"
+  if [ $status -eq 0 ] && [[ "$out" =~ ^[0-9]+$ ]] && [ "$out" -lt "$n" ]; then ok; else
+    bad "expected an index below $n for: $* (status $status, out '$out', err '$err')"; fi
+}
+
+# expect_choice INDEX ARGS...
+expect_choice() {
+  local want=$1; shift; run "$@"
+  if [ $status -eq 0 ] && [ "$out" = "$want" ]; then ok; else
+    bad "expected index $want for: $* (status $status, out '$out', err '$err')"; fi
+}
+
+# expect_error STATUS WORD ARGS...: that status, one line on stderr containing WORD, empty stdout
+expect_error() {
+  local want=$1 word=$2; shift 2; run "$@"
+  local lines; lines=$(printf '%s' "$err" | grep -c '')
+  if [ $status -eq "$want" ] && [ -z "$out" ] && [ "$lines" -eq 1 ] && grep -qi -- "$word" "$tmp/err"; then ok; else
+    bad "expected exit $want with one line about '$word' for: $* (status $status, out '$out', err '$err')"; fi
+}
+
+# The handout example.
+expect_index 20 "$START" "$HANDOUT" 3
+
+# Mate in one, with and without check marks, in any order.
+expect_choice 1 "$MATE1" "Kf1 Rd8# h3 g3" 0.3
+expect_choice 1 "$MATE1" "Kf1 Rd8 h3 g3" 0.3
+expect_choice 3 "$MATE1" "h4 g4 Rd2 Rd8" 0.3
+expect_choice 0 "$MATE1" "Rd8# Rd2 Rd3 Rd4 Rd5 Rd6 Rd7 Rc1 Rb1 Ra1 Re1 Rf1 Kf1 h3 h4 g3 g4 f3 f4" 0.3
+expect_choice 2 "$MATE1" "Kf1 h3 d1d8 g3" 0.3
+# Black to move, mate along the back rank.
+expect_choice 2 "3r2k1/8/8/8/8/8/5PPP/6K1 b - - 0 1" "Kf8 Rd7 Rd1# Rd2" 0.3
+# Mate in one found when the list is shuffled and carries only some moves.
+expect_choice 0 "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" "Qxf7# Qh4 Nc3 a3" 0.5
+
+# Tolerant forms.
+expect_choice 0 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1" "0-0 Kd1" 0.2 # any index is fine, but both parse
+expect_index 2 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1" "0-0-0 O-O" 0.2
+expect_index 3 "$START" "e2e4 g1f3 Ng1h3" 0.2
+
+# Deterministic limits: the same answer twice.
+run --depth 6 "$START" "$HANDOUT" 5; first=$out
+run --depth 6 "$START" "$HANDOUT" 5
+if [ $status -eq 0 ] && [ "$out" = "$first" ]; then ok; else bad "--depth 6 not deterministic ($first vs $out)"; fi
+run --nodes 20000 "$START" "$HANDOUT" 5; first=$out
+run --nodes 20000 "$START" "$HANDOUT" 5
+if [ $status -eq 0 ] && [ "$out" = "$first" ]; then ok; else bad "--nodes not deterministic ($first vs $out)"; fi
+run --verbose --depth 4 "$START" "$HANDOUT" 5
+if [ $status -eq 0 ] && [ "$(printf '%s\n' "$err" | grep -c '^depth')" -ge 4 ] && grep -q 'pv ' "$tmp/err"; then ok; else
+  bad "--verbose prints one line per iteration (err '$err')"; fi
+
+# Illegal tokens: one warning naming them, never chosen, the legal ones still played.
+run "$MATE1" "Zz9 Rd8 Qh5 e4" 0.3
+if [ $status -eq 0 ] && [ "$out" = 1 ] && [ "$(printf '%s\n' "$err" | grep -c '')" -eq 1 ] \
+   && grep -q "Zz9" "$tmp/err" && grep -q "Qh5" "$tmp/err" && grep -q "e4" "$tmp/err"; then ok; else
+  bad "illegal tokens: status $status out '$out' err '$err'"; fi
+run "$START" "e5 e4 e4" 0.2
+if [ $status -eq 0 ] && [ "$out" = 1 ] && grep -q "twice" "$tmp/err"; then ok; else bad "duplicates: '$out' '$err'"; fi
+
+# Exit statuses with real bad input.
+expect_error 2 "expected 3 arguments" "$START" "e4"
+expect_error 2 "expected 3 arguments" "$START" "e4" 1 extra
+expect_error 2 "time" "$START" "e4" abc
+expect_error 2 "time" "$START" "e4" 0
+expect_error 2 "time" "$START" "e4" -1
+expect_error 2 "time" "$START" "e4" ""
+expect_error 2 "time" "$START" "e4" 1e3
+expect_error 2 "option" --frobnicate "$START" "e4" 1
+expect_error 2 "depth" --depth 0 "$START" "e4" 1
+expect_error 2 "nodes" --nodes x "$START" "e4" 1
+expect_error 3 "fields" "not a fen" "e4" 1
+expect_error 3 "kings" "8/8/8/8/8/8/8/8 w - - 0 1" "e4" 1
+expect_error 3 "rank" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1" "e4" 1
+expect_error 3 "side" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1" "e4" 1
+expect_error 3 "check" "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1" "Kd1" 1
+expect_error 4 "empty" "$START" "" 1
+expect_error 4 "empty" "$START" "   " 1
+expect_error 4 "legal" "$START" "e5 Nf6 xyz" 1
+expect_error 4 "checkmate" "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1" "Kf1" 1
+
+# Help, version, subcommands.
+run --help
+if [ $status -eq 0 ] && grep -q "exit status" "$tmp/out" && grep -q -- "--depth" "$tmp/out"; then ok; else bad "--help"; fi
+run --version
+if [ $status -eq 0 ] && [[ "$out" =~ [0-9]+\.[0-9]+ ]]; then ok; else bad "--version: '$out'"; fi
+run perft 3
+if [ $status -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "nodes 8902" ] && [ "$(grep -c '' "$tmp/out")" -eq 21 ]; then ok; else bad "perft 3: $(tail -1 "$tmp/out")"; fi
+run perft 2 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+if [ $status -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "nodes 2039" ] && grep -q '^O-O 43$' "$tmp/out"; then ok; else bad "perft kiwipete: $(tail -1 "$tmp/out")"; fi
+expect_error 3 "fields" perft 2 "garbage"
+run eval "$MATE1"
+if [ $status -eq 0 ] && grep -q "^score" "$tmp/out" && grep -q "material" "$tmp/out"; then ok; else bad "eval: '$out'"; fi
+run bench 6; first=$(tail -1 "$tmp/out")
+run bench 6
+if [ $status -eq 0 ] && [[ "$first" =~ ^nodes\ [0-9]+$ ]] && [ "$(tail -1 "$tmp/out")" = "$first" ]; then ok; else
+  bad "bench not deterministic: '$first' vs '$(tail -1 "$tmp/out")'"; fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
