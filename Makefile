@@ -8,7 +8,7 @@ HEADERS = movement.h extra.h
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug bench perft-bench perft-full clean
+.PHONY: all test debug bench perft-bench perft-full timing clean
 
 all: engine
 
@@ -42,6 +42,10 @@ perft-bench: engine
 
 bench: engine
 	./engine bench
+
+# Wall time / limit at 0.05, 0.2, 1 and 3 s with the other core busy (a benchmark, about 90 s).
+timing: engine
+	bash tests/timing.sh ./engine
 
 clean:
 	rm -f engine engine-debug tests/unit tests/unit-debug

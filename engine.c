@@ -26,6 +26,15 @@
 #define HAVE_POSIX 0
 #endif
 
+#ifdef ENGINE_WASM
+/* The WebAssembly build has no imports (README "In the browser"): without a clock it budgets
+ * by nodes, and without output its printing goes to a buffer the page reads (web section). */
+enum { WASM_NODES_PER_SECOND = 300000 };
+static int web_print(FILE *out, const char *format, ...);
+#define printf(...) web_print(stdout, __VA_ARGS__)
+#define fprintf web_print
+#endif
+
 #define ENGINE_NAME "Boxer"
 #define ENGINE_VERSION "1.0"
 #define ENGINE_AUTHOR "the Boxer developers"
@@ -39,15 +48,19 @@ enum { WARNING_MAX = 400, HISTORY_MAX = 16384 };
 
 /* ======================================================== platform shim */
 
-/* Seconds on a monotonic wall clock (POSIX), or processor time where there is none. */
+/* Seconds on a monotonic wall clock (POSIX), or processor time where there is none; 0 in WebAssembly. */
 static double clock_now(void)
 {
+#ifdef ENGINE_WASM
+    return 0;
+#else
 #if HAVE_POSIX && defined(CLOCK_MONOTONIC)
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
         return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 #endif
     return (double)clock() / CLOCKS_PER_SEC;
+#endif
 }
 
 /* Returns 1 if a line of input is waiting on stdin (POSIX select), else 0. */
@@ -448,6 +461,9 @@ int choose_move(char *fen, char *moves, int timeout)
     process_start = clock_now();
     if (timeout <= 0)
         return -1;
+#ifdef ENGINE_WASM
+    limits.node_limit = (uint64_t)(WASM_NODES_PER_SECOND * move_budget(timeout));
+#endif
     if (decide(fen, moves, (double)timeout, &limits, &index, err, sizeof err, warning, sizeof warning) != 0)
         return -1;
     return index;
@@ -525,15 +541,15 @@ static void uci_loop(void)
  * exit and a loaded machine. */
 static double move_budget(double seconds)
 {
-    return seconds - (0.010 + 0.03 * seconds);
+    return seconds - (0.015 + 0.05 * seconds);
 }
 
-/* Checks the clock, node limit and (in UCI) stdin every 1024 nodes. */
+/* Checks the clock, node limit and (in UCI) stdin every 512 nodes. */
 static int time_is_up(Search *s)
 {
     if (s->stop)
         return 1;
-    if ((s->nodes & 1023) != 0)
+    if ((s->nodes & 511) != 0)
         return 0;
     if (s->limits.node_limit && s->nodes >= s->limits.node_limit)
         s->stop = 1;
@@ -912,14 +928,17 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         int quiet = !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
         int new_depth = depth - 1, gives_check, r = 0;
 
-        /* Step 9. Prune late quiet moves and losing captures at low depth. */
+        /* Step 9. Prune late quiet moves and losing captures at low depth, never checks. */
         if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && has_non_pawn_material(b, b->side)) {
+            int prune = 0;
             if (quiet && !pv_node && depth <= 8 && quiet_count >= (3 + depth * depth) / (2 - improving))
-                continue;
-            if (quiet && !pv_node && depth <= 6 && eval + 100 + 90 * depth <= alpha && order < ORDER_COUNTER)
-                continue;
-            if (!quiet && depth <= 6 && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
-                && see(b, m) < -100 * depth)
+                prune = 1;
+            else if (quiet && !pv_node && depth <= 6 && eval + 100 + 90 * depth <= alpha && order < ORDER_COUNTER)
+                prune = 1;
+            else if (!quiet && depth <= 6 && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
+                     && see(b, m) < -100 * depth)
+                prune = 1;
+            if (prune && !move_gives_check(b, m))
                 continue;
         }
 

@@ -808,6 +808,16 @@ int move_is_legal(Board *b, Move m)
     return 0;
 }
 
+int move_gives_check(Board *b, Move m)
+{
+    Undo u;
+    int check;
+    board_make(b, m, &u);
+    check = board_in_check(b);
+    board_unmake(b, m, &u);
+    return check;
+}
+
 int move_is_capture(const Board *b, Move m)
 {
     return move_kind(m) == KIND_EN_PASSANT || b->squares[move_to(m)] != EMPTY;

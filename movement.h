@@ -100,6 +100,8 @@ int board_in_check(const Board *b);
 int gen_legal(Board *b, MoveList *list, GenKind kind);
 /* Returns 1 if m is a legal move in b. */
 int move_is_legal(Board *b, Move m);
+/* Returns 1 if the legal move m gives check. */
+int move_gives_check(Board *b, Move m);
 /* Returns 1 if m captures something (en passant included). */
 int move_is_capture(const Board *b, Move m);
 
