@@ -173,6 +173,7 @@ static void lmr_init(void);
 static int see(const Board *b, Move m);
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
 static Move picker_next(MovePicker *mp, int *score);
+static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
 static int is_repetition(const Search *s);
 static int qsearch(Search *s, int alpha, int beta, int ply);
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
@@ -670,7 +671,8 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
             int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
             int mvv_lva = eval_piece_value(victim) * 16 - piece_type(b->squares[move_from(m)])
                         + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * 16 : 0);
-            score = (see(b, m) >= 0 ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva;
+            int cheap = eval_piece_value(victim) >= eval_piece_value(piece_type(b->squares[move_from(m)]));
+            score = (cheap || see(b, m) >= 0 ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva;
         } else if (m == s->killers[ply][0]) {
             score = ORDER_KILLER + 1;
         } else if (m == s->killers[ply][1]) {
@@ -701,6 +703,28 @@ static Move picker_next(MovePicker *mp, int *score)
     if (score)
         *score = tmp.score;
     return tmp.move;
+}
+
+/* Returns the hash move first (mp->count is -1 until then), then the generated moves
+ * best first without the hash move; MOVE_NONE at the end. */
+static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order)
+{
+    Move m;
+    if (mp->count < 0) {
+        mp->count = 0;
+        mp->next = 0;
+        if (tt_move != MOVE_NONE) {
+            *order = ORDER_TT;
+            return tt_move;
+        }
+    }
+    if (mp->next == 0 && mp->count == 0) {
+        gen_legal(&s->board, list, GEN_ALL);
+        picker_init(s, mp, list, tt_move, ply);
+    }
+    while ((m = picker_next(mp, order)) == tt_move && m != MOVE_NONE)
+        ;
+    return m;
 }
 
 /* Returns 1 if the current position occurred before since the last irreversible move. */
@@ -915,15 +939,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     if (depth >= 4 && tt_move == MOVE_NONE && (pv_node || cut_node))
         depth--;
 
-    /* Step 8. The move loop. */
-    gen_legal(b, &list, GEN_ALL);
-    if (list.count == 0)
-        return in_check ? -SCORE_MATE + ply : SCORE_DRAW;
-    if (ply + 1 <= MAX_PLY) {
+    /* Step 8. The move loop: the hash move first, then the generated moves in order. */
+    if (ply + 1 <= MAX_PLY)
         s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
-    }
-    picker_init(s, &mp, &list, tt_move, ply);
-    while ((m = picker_next(&mp, &order)) != MOVE_NONE) {
+    if (tt_move != MOVE_NONE && !move_is_legal(b, tt_move))
+        tt_move = MOVE_NONE;
+    mp.count = -1;
+    while ((m = next_move(s, &mp, &list, tt_move, ply, &order)) != MOVE_NONE) {
         Undo u;
         int quiet = !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
         int new_depth = depth - 1, gives_check, r = 0;
@@ -994,6 +1016,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             }
         }
     }
+    if (moves_tried == 0 && mp.count == 0)
+        return in_check ? -SCORE_MATE + ply : SCORE_DRAW;
     if (moves_tried == 0)
         return alpha; /* everything was pruned: fail low */
 

@@ -27,6 +27,7 @@ static int ep_capture_possible(const Board *b, int ep, int side);
 static void add_move(MoveList *l, int from, int to, int promo, int kind);
 static void add_pawn_move(MoveList *l, int from, int to);
 static int ep_is_legal(const Board *b, Move m);
+static int pawn_move_fits(const Board *b, Move m, int from, int to);
 static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
 static void gen_pieces(Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
 static void gen_king(Board *b, MoveList *l, GenKind kind);
@@ -65,22 +66,32 @@ static inline uint64_t bit(int sq) { return (uint64_t)1 << sq; }
 
 int bit_first(uint64_t set)
 {
-    /* De Bruijn multiplication (Leiserson, Prokop, Randall 1998), portable C99. */
-    static const int index64[64] = {
-        0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
-        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
-        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
-        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6 };
     assert(set != 0);
-    return index64[((set & (0 - set)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(set);
+#else
+    {
+        /* De Bruijn multiplication (Leiserson, Prokop, Randall 1998), portable C99. */
+        static const int index64[64] = {
+            0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+            62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+            63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+            46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6 };
+        return index64[((set & (0 - set)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+    }
+#endif
 }
 
 int bit_count(uint64_t set)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(set);
+#else
     set = set - ((set >> 1) & UINT64_C(0x5555555555555555));
     set = (set & UINT64_C(0x3333333333333333)) + ((set >> 2) & UINT64_C(0x3333333333333333));
     set = (set + (set >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
     return (int)((set * UINT64_C(0x0101010101010101)) >> 56);
+#endif
 }
 
 static inline int pop_first(uint64_t *set)
@@ -797,15 +808,47 @@ int gen_legal(Board *b, MoveList *list, GenKind kind)
     return list->count;
 }
 
+/* Returns 1 if a pawn of the side to move may go from `from` to `to` by m's kind. */
+static int pawn_move_fits(const Board *b, Move m, int from, int to)
+{
+    int us = b->side, up = us == WHITE ? 8 : -8, last = square_rank(to) == (us == WHITE ? 7 : 0);
+    if (last != (move_kind(m) == KIND_PROMOTION))
+        return 0;
+    if (move_kind(m) == KIND_PROMOTION ? move_promo(m) < KNIGHT || move_promo(m) > QUEEN : move_promo(m) != 0)
+        return 0;
+    if (to == from + up)
+        return b->squares[to] == EMPTY;
+    if (to == from + 2 * up)
+        return square_rank(from) == (us == WHITE ? 1 : 6) && b->squares[from + up] == EMPTY && b->squares[to] == EMPTY;
+    return (pawn_attackers[!us][from] & bit(to)) && (b->occupied[!us] & bit(to));
+}
+
 int move_is_legal(Board *b, Move m)
 {
     MoveList list;
-    int i;
-    gen_legal(b, &list, GEN_ALL);
-    for (i = 0; i < list.count; i++)
-        if (list.moves[i] == m)
-            return 1;
-    return 0;
+    int from = move_from(m), to = move_to(m), piece = b->squares[from], i, legal;
+    Undo u;
+    if (m == MOVE_NONE || (m >> 17) != 0 || piece == EMPTY || piece_color(piece) != b->side
+        || (b->occupied[b->side] & bit(to)))
+        return 0;
+    if (move_kind(m) == KIND_CASTLE || move_kind(m) == KIND_EN_PASSANT) {
+        /* rare: compare with the full list */
+        gen_legal(b, &list, GEN_ALL);
+        for (i = 0; i < list.count; i++)
+            if (list.moves[i] == m)
+                return 1;
+        return 0;
+    }
+    if (piece_type(piece) == PAWN ? !pawn_move_fits(b, m, from, to)
+        : move_kind(m) != KIND_NORMAL || move_promo(m) != 0
+          || !(piece_attacks(b, piece_type(piece), b->side, from) & bit(to)))
+        return 0;
+    if (piece_type(b->squares[to]) == KING)
+        return 0;
+    board_make(b, m, &u);
+    legal = !square_attacked(b, b->king_sq[!b->side], b->side);
+    board_unmake(b, m, &u);
+    return legal;
 }
 
 int move_gives_check(Board *b, Move m)

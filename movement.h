@@ -98,7 +98,7 @@ int square_attacked(const Board *b, int sq, int by);
 int board_in_check(const Board *b);
 /* Generates the legal moves of the side to move; returns their number. */
 int gen_legal(Board *b, MoveList *list, GenKind kind);
-/* Returns 1 if m is a legal move in b. */
+/* Returns 1 if m is a legal move in b (any 32-bit value, e.g. from a hash table, is safe). */
 int move_is_legal(Board *b, Move m);
 /* Returns 1 if the legal move m gives check. */
 int move_gives_check(Board *b, Move m);

@@ -129,6 +129,30 @@ static void test_san_round_trip(const char *fen)
     check(ok_all, "SAN position", fen);
 }
 
+/* move_is_legal() accepts exactly the generated moves among every encodable move. */
+static void test_move_validation(const char *fen)
+{
+    Board b;
+    MoveList list;
+    char err[200];
+    int from, to, kind, promo, i, agree = 1;
+    if (!board_from_fen(&b, fen, err, sizeof err))
+        return;
+    gen_legal(&b, &list, GEN_ALL);
+    for (from = 0; from < 64; from++)
+        for (to = 0; to < 64; to++)
+            for (kind = KIND_NORMAL; kind <= KIND_PROMOTION; kind++)
+                for (promo = 0; promo <= QUEEN; promo++) {
+                    Move m = make_move(from, to, promo, kind);
+                    int listed = 0;
+                    for (i = 0; i < list.count; i++)
+                        listed |= list.moves[i] == m;
+                    if (move_is_legal(&b, m) != listed)
+                        agree = 0;
+                }
+    check(agree, "move_is_legal agrees with the generator", fen);
+}
+
 static void test_eval_symmetry(const char *fen)
 {
     Board b, m;
@@ -323,6 +347,8 @@ int main(int argc, char **argv)
         }
         test_san_round_trip(fen);
         test_eval_symmetry(fen);
+        if (positions % 4 == 0)
+            test_move_validation(fen);
     }
     fclose(f);
     test_tolerant_forms();
