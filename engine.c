@@ -542,15 +542,15 @@ static void uci_loop(void)
  * exit and a loaded machine. */
 static double move_budget(double seconds)
 {
-    return seconds - (0.015 + 0.05 * seconds);
+    return seconds - (0.020 + 0.05 * seconds);
 }
 
-/* Checks the clock, node limit and (in UCI) stdin every 512 nodes. */
+/* Checks the clock, node limit and (in UCI) stdin every 256 nodes. */
 static int time_is_up(Search *s)
 {
     if (s->stop)
         return 1;
-    if ((s->nodes & 511) != 0)
+    if ((s->nodes & 255) != 0)
         return 0;
     if (s->limits.node_limit && s->nodes >= s->limits.node_limit)
         s->stop = 1;

@@ -161,6 +161,8 @@ static const int PAWN_BACKWARD = S(-8, -10);
 static const int PASSED[8] = { 0, S(0, 5), S(5, 10), S(10, 20), S(20, 35), S(35, 60), S(60, 100), 0 };
 static const int PASSED_FREE[8] = { 0, 0, S(0, 5), S(0, 10), S(5, 20), S(10, 35), S(15, 60), 0 };
 static const int PASSED_KING_DIST = 4; /* endgame, per square and rank step */
+static const int PASSED_CONNECTED[8] = { 0, 0, S(5, 5), S(8, 10), S(12, 20), S(20, 35), S(30, 50), 0 };
+static const int PASSED_UNSTOPPABLE = 500; /* the king cannot catch it (rule of the square) */
 
 /* Pieces. */
 static const int BISHOP_PAIR = S(30, 50);
@@ -344,27 +346,39 @@ static void eval_king(EvalInfo *ei, int color)
     ei->score[TERM_KING_SAFETY][color] = sum;
 }
 
-/* Passed pawns: rank, a free path, and the kings' distances in the endgame. */
+/* Passed pawns: rank, a free path, connection, the kings' distances in the endgame, and
+ * the rule of the square when the defender has only pawns left. */
 static void eval_passed(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
-    uint64_t set = b->pieces[make_piece(color, PAWN)], theirs = b->pieces[make_piece(!color, PAWN)];
-    int sum = 0;
+    uint64_t own = b->pieces[make_piece(color, PAWN)], set = own, theirs = b->pieces[make_piece(!color, PAWN)];
+    uint64_t all = b->occupied[WHITE] | b->occupied[BLACK];
+    int sum = 0, defender_bare = non_pawn_material(b, !color) == 0, best_runner = 0;
     while (set) {
-        int sq = bit_first(set), r, stop;
+        int sq = bit_first(set), r, stop, promo, to_go, king_dist;
         set &= set - 1;
         if (passed_span[color][sq] & theirs)
             continue;
         r = relative_rank(color, sq);
         stop = color == WHITE ? sq + 8 : sq - 8;
         sum += PASSED[r];
-        if (!(front_span[color][sq] & (b->occupied[WHITE] | b->occupied[BLACK]))
-            && !(front_span[color][sq] & ei->attacks[!color]))
+        if (!(front_span[color][sq] & all) && !(front_span[color][sq] & ei->attacks[!color]))
             sum += PASSED_FREE[r];
+        if (adjacent_files[square_file(sq)] & own & (pawn_attack_set(bit(sq), !color) | pawn_attack_set(bit(stop), !color)))
+            sum += PASSED_CONNECTED[r];
         if (r >= 3)
             sum += S(0, PASSED_KING_DIST * (r - 2)
                           * (distance(b->king_sq[!color], stop) * 2 - distance(b->king_sq[color], stop)));
+        if (!defender_bare || (front_span[color][sq] & all))
+            continue;
+        promo = make_square(square_file(sq), color == WHITE ? 7 : 0);
+        to_go = 7 - (r == 1 ? 2 : r);
+        king_dist = distance(b->king_sq[!color], promo) - (b->side != color);
+        if (to_go < king_dist && r > best_runner)
+            best_runner = r;
     }
+    if (best_runner)
+        sum += S(0, PASSED_UNSTOPPABLE + 10 * best_runner);
     ei->score[TERM_PASSED][color] = sum;
 }
 
