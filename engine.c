@@ -166,6 +166,7 @@ static void tt_init(TransTable *tt, size_t megabytes);
 static void tt_free(TransTable *tt);
 static void tt_clear(TransTable *tt);
 static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit);
+static void tt_prefetch(const TransTable *tt, uint64_t key);
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply);
 static int score_to_tt(int score, int ply);
 static int score_from_tt(int score, int ply);
@@ -750,6 +751,7 @@ static void push_move(Search *s, Move m, Undo *u, int ply)
         board_make(&s->board, m, u);
     s->keys[s->key_count++] = s->board.key;
     s->nodes++;
+    tt_prefetch(s->tt, s->board.key);
 }
 
 static void pop_move(Search *s, Move m, const Undo *u)
@@ -1206,6 +1208,18 @@ static void tt_clear(TransTable *tt)
     if (tt->buckets)
         memset(tt->buckets, 0, tt->count * sizeof(TTBucket));
     tt->age = 0;
+}
+
+/* Starts loading key's bucket into the cache while the caller does other work. */
+static void tt_prefetch(const TransTable *tt, uint64_t key)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (tt->count)
+        __builtin_prefetch(&tt->buckets[key & (tt->count - 1)]);
+#else
+    (void)tt;
+    (void)key;
+#endif
 }
 
 /* Returns the entry for key (hit = 1) or the entry to replace (hit = 0). */

@@ -64,36 +64,6 @@ static const char PIECE_CHARS[] = ".PNBRQK..pnbrqk";
 
 static inline uint64_t bit(int sq) { return (uint64_t)1 << sq; }
 
-int bit_first(uint64_t set)
-{
-    assert(set != 0);
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(set);
-#else
-    {
-        /* De Bruijn multiplication (Leiserson, Prokop, Randall 1998), portable C99. */
-        static const int index64[64] = {
-            0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
-            62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
-            63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
-            46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6 };
-        return index64[((set & (0 - set)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
-    }
-#endif
-}
-
-int bit_count(uint64_t set)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(set);
-#else
-    set = set - ((set >> 1) & UINT64_C(0x5555555555555555));
-    set = (set & UINT64_C(0x3333333333333333)) + ((set >> 2) & UINT64_C(0x3333333333333333));
-    set = (set + (set >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    return (int)((set * UINT64_C(0x0101010101010101)) >> 56);
-#endif
-}
-
 static inline int pop_first(uint64_t *set)
 {
     int sq = bit_first(*set);
