@@ -8,7 +8,17 @@ HEADERS = movement.h extra.h
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug bench perft-bench perft-full timing clean
+.PHONY: all test debug bench perft-bench perft-full timing web run clean
+
+# The WebAssembly build (README "In the browser"): a standalone module with no imports, its
+# static data from 64 KiB up (the course page writes its strings from address 0) and a fixed
+# 96 MiB memory (no growth without an import) that holds the 64 MiB transposition table.
+EMCC ?= emcc
+WEB_TARGET ?= web/engine.wasm
+WEB_EXPORTS = _choose_move,_web_input,_web_state,_web_play,_web_bench
+WEB_FLAGS = -O2 -DNDEBUG -DENGINE_WASM -DENGINE_NO_POSIX --no-entry -sSTANDALONE_WASM \
+	-sEXPORTED_FUNCTIONS=$(WEB_EXPORTS) -sGLOBAL_BASE=65536 -sINITIAL_MEMORY=96MB \
+	-sALLOW_MEMORY_GROWTH=0 -sABORTING_MALLOC=0
 
 all: engine
 
@@ -47,5 +57,15 @@ bench: engine
 timing: engine
 	bash tests/timing.sh ./engine
 
+# The WebAssembly module for the course page and web/index.html.
+web: $(WEB_TARGET)
+
+$(WEB_TARGET): $(SOURCES) $(HEADERS)
+	$(EMCC) $(WARNINGS) $(WEB_FLAGS) $(SOURCES) -o $@
+
+# Serves web/ on http://localhost:8000, as the course template does.
+run: web
+	python3 -m http.server 8000 --directory web
+
 clean:
-	rm -f engine engine-debug tests/unit tests/unit-debug
+	rm -f engine engine-debug tests/unit tests/unit-debug web/engine.wasm

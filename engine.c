@@ -30,9 +30,9 @@
 /* The WebAssembly build has no imports (README "In the browser"): without a clock it budgets
  * by nodes, and without output its printing goes to a buffer the page reads (web section). */
 enum { WASM_NODES_PER_SECOND = 300000 };
-static int web_print(FILE *out, const char *format, ...);
-#define printf(...) web_print(stdout, __VA_ARGS__)
-#define fprintf web_print
+static int web_print(const char *format, ...);
+#define printf web_print
+#define fprintf(stream, ...) ((void)(stream), web_print(__VA_ARGS__))
 #endif
 
 #define ENGINE_NAME "Boxer"
@@ -1336,3 +1336,129 @@ static int run_bench(int depth)
     printf("nodes %llu\n", (unsigned long long)total);
     return 0;
 }
+
+/* ============================================================ web */
+
+/* The browser's side of the WebAssembly build: the rules for web/index.html and the bench.
+ * JavaScript writes NUL-terminated strings into web_input() and reads JSON from the result. */
+#ifdef ENGINE_WASM
+
+enum { WEB_BUFFER = 32768 };
+static char web_in[WEB_BUFFER];  /* arguments, written by JavaScript */
+static char web_out[WEB_BUFFER]; /* results, and whatever the engine printed */
+static size_t web_used;          /* bytes of web_out in use, always below WEB_BUFFER */
+
+static const char *web_error(const char *reason);
+static const char *web_status(const Board *b, int move_count, int in_check);
+static const char *web_describe(Board *b, const char *san, const char *coords);
+
+char *web_input(void);
+const char *web_state(const char *fen);
+const char *web_play(const char *fen, const char *move);
+const char *web_bench(int depth);
+
+/* Appends printf-style output to web_out, cut short when it is full; returns vsnprintf's count. */
+static int web_print(const char *format, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, format);
+    n = vsnprintf(web_out + web_used, sizeof web_out - web_used, format, ap);
+    va_end(ap);
+    if (n > 0)
+        web_used += (size_t)n < sizeof web_out - web_used ? (size_t)n : sizeof web_out - web_used - 1;
+    return n;
+}
+
+/* Returns {"error": reason} as JSON, with quotes and control characters made safe. */
+static const char *web_error(const char *reason)
+{
+    web_used = 0;
+    web_print("{\"error\":\"");
+    for (; *reason; reason++) {
+        unsigned char c = (unsigned char)*reason;
+        web_print(c == '"' || c == '\\' ? "\\%c" : "%c", c < ' ' ? ' ' : c);
+    }
+    web_print("\"}");
+    return web_out;
+}
+
+/* Names the state of the game: checkmate, stalemate, a draw by rule, or play on. */
+static const char *web_status(const Board *b, int move_count, int in_check)
+{
+    if (move_count == 0)
+        return in_check ? "checkmate" : "stalemate";
+    if (eval_insufficient_material(b))
+        return "material";
+    if (b->halfmove >= 100)
+        return "fifty";
+    return "play";
+}
+
+/* Returns the position as JSON: FEN, side to move, check, status and the legal moves in SAN
+ * and coordinates, with the move that led here when san and coords are given. */
+static const char *web_describe(Board *b, const char *san, const char *coords)
+{
+    MoveList list;
+    char fen[FEN_MAX], move_san[SAN_MAX], move_uci[8];
+    int in_check = board_in_check(b), i;
+    gen_legal(b, &list, GEN_ALL);
+    board_to_fen(b, fen);
+    web_used = 0;
+    web_print("{\"fen\":\"%s\",\"turn\":\"%c\",\"check\":%s,\"status\":\"%s\"", fen,
+              b->side == WHITE ? 'w' : 'b', in_check ? "true" : "false", web_status(b, list.count, in_check));
+    if (san && coords)
+        web_print(",\"san\":\"%s\",\"uci\":\"%s\"", san, coords);
+    web_print(",\"moves\":[");
+    for (i = 0; i < list.count; i++) {
+        move_to_san(b, list.moves[i], move_san);
+        move_to_uci(list.moves[i], move_uci);
+        web_print("%s{\"san\":\"%s\",\"uci\":\"%s\"}", i ? "," : "", move_san, move_uci);
+    }
+    web_print("]}");
+    return web_out;
+}
+
+/* Returns the address of the argument buffer (WEB_BUFFER bytes). */
+char *web_input(void)
+{
+    return web_in;
+}
+
+/* Returns the position given as FEN described as JSON, or {"error": ...}. */
+const char *web_state(const char *fen)
+{
+    Board b;
+    char err[200];
+    if (!board_from_fen(&b, fen, err, sizeof err))
+        return web_error(err);
+    return web_describe(&b, NULL, NULL);
+}
+
+/* Plays a move (SAN or coordinates) in the position and returns the new one as JSON. */
+const char *web_play(const char *fen, const char *move)
+{
+    Board b;
+    Undo u;
+    Move m;
+    char err[200], san[SAN_MAX], coords[8];
+    if (!board_from_fen(&b, fen, err, sizeof err))
+        return web_error(err);
+    if (move_from_text(&b, move, &m) != PARSE_OK)
+        return web_error("not a legal move in this position");
+    move_to_san(&b, m, san);
+    move_to_uci(m, coords);
+    board_make(&b, m, &u);
+    return web_describe(&b, san, coords);
+}
+
+/* Runs the bench at depth (0: the default) and returns what it printed, `nodes N` last. */
+const char *web_bench(int depth)
+{
+    web_used = 0;
+    web_out[0] = '\0';
+    run_bench(depth < 0 || depth > MAX_DEPTH ? 0 : depth);
+    return web_out;
+}
+
+#endif
