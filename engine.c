@@ -45,6 +45,7 @@ enum { SCORE_INF = 32000, SCORE_MATE = 31000, SCORE_MATE_BOUND = SCORE_MATE - MA
 enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
 enum { WARNING_MAX = 400, HISTORY_MAX = 16384 };
+enum { BATCH_LINE_MAX = 1 << 16 };
 
 /* ======================================================== platform shim */
 
@@ -155,6 +156,10 @@ static int parse_seconds(const char *s, double *out);
 static int parse_count(const char *s, long long max, long long *out);
 static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits);
 static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
+static Move decide_search(const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
+static int run_batch(const Limits *options);
+static int batch_read_line(char *line, size_t size);
+static int batch_answer(char *line, const Limits *options, long number);
 static int run_perft(int argc, char **argv);
 static int run_eval(int argc, char **argv);
 static int run_bench(int depth);
@@ -195,6 +200,7 @@ static void print_usage(FILE *out)
         "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
         "       engine perft DEPTH [FEN] | eval [FEN] | bench [DEPTH] | uci\n"
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
+        "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
         "\n"
         "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
         "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
@@ -206,6 +212,8 @@ static void print_usage(FILE *out)
         "  --depth N     search at most N plies (deterministic)\n"
         "  --nodes N     search at most about N nodes (deterministic)\n"
         "  --verbose     one line per iteration on stderr: depth, score, nodes, time, PV\n"
+        "  --batch       answer each stdin line FEN<TAB>moves<TAB>seconds with one line:\n"
+        "                the index, or error: <message>\n"
         "  --help        this text\n"
         "  --version     the version\n"
         "\n"
@@ -265,9 +273,10 @@ static int parse_count(const char *s, long long max, long long *out)
 int main(int argc, char **argv)
 {
     Limits limits;
-    int i = 1;
+    int i = 1, batch = 0;
     process_start = clock_now();
     memset(&limits, 0, sizeof limits);
+    limits.start = process_start;
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     if (argc == 1 || (argc == 2 && strcmp(argv[1], "uci") == 0)) {
@@ -298,6 +307,8 @@ int main(int argc, char **argv)
         long long n;
         if (strcmp(argv[i], "--verbose") == 0) {
             limits.verbose = 1;
+        } else if (strcmp(argv[i], "--batch") == 0) {
+            batch = 1;
         } else if (strcmp(argv[i], "--depth") == 0 || strcmp(argv[i], "--nodes") == 0) {
             int is_depth = argv[i][2] == 'd';
             if (i + 1 >= argc || !parse_count(argv[i + 1], is_depth ? MAX_DEPTH : (long long)1e15, &n)) {
@@ -314,6 +325,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "error: unknown option '%s' (see --help)\n", argv[i]);
             return EXIT_USAGE;
         }
+    }
+    if (batch) {
+        if (argc - i == 0)
+            return run_batch(&limits);
+        fprintf(stderr, "error: --batch reads stdin and takes no arguments after the options, got %d\n", argc - i);
+        return EXIT_USAGE;
     }
     if (argc - i != 3) {
         fprintf(stderr, "error: expected 3 arguments (FEN, moves, seconds) after the options, got %d (see --help)\n", argc - i);
@@ -345,6 +362,77 @@ static int run_one_shot(const char *fen, const char *moves, double seconds, Limi
     return 0;
 }
 
+/* engine --batch: one decision per stdin line `FEN<TAB>moves<TAB>seconds`, each answered on its
+ * own stdout line as soon as it is found; a summary goes to stderr. Returns 0. */
+static int run_batch(const Limits *options)
+{
+    static char line[BATCH_LINE_MAX];
+    long count = 0, errors = 0;
+    double start = clock_now();
+    int r;
+    while ((r = batch_read_line(line, sizeof line)) >= 0) {
+        count++;
+        if (r == 0) {
+            printf("error: the line is longer than %d bytes\n", BATCH_LINE_MAX - 2);
+            errors++;
+        } else {
+            errors += batch_answer(line, options, count);
+        }
+        fflush(stdout);
+    }
+    fprintf(stderr, "batch: %ld lines, %ld errors, %.3f s\n", count, errors, clock_now() - start);
+    return 0;
+}
+
+/* Reads one line of stdin without its line end; returns 1, 0 for a line too long for size
+ * (skipped to its end), -1 at the end of input. */
+static int batch_read_line(char *line, size_t size)
+{
+    size_t len;
+    int c;
+    if (!fgets(line, (int)size, stdin))
+        return -1;
+    len = strlen(line);
+    if (len > 0 && line[len - 1] == '\n') {
+        line[--len] = '\0';
+    } else if (len == size - 1) {
+        while ((c = getchar()) != EOF && c != '\n')
+            ;
+        return 0;
+    }
+    if (len > 0 && line[len - 1] == '\r')
+        line[--len] = '\0';
+    return 1;
+}
+
+/* Answers batch line `number` on stdout, its clock started now: the index, or `error: reason`
+ * (warnings go to stderr); returns 1 after an error, else 0. */
+static int batch_answer(char *line, const Limits *options, long number)
+{
+    char *field[3], *tab = line, err[200], warning[WARNING_MAX + 100];
+    Limits limits = *options;
+    double seconds;
+    int fields = 1, index = -1;
+    limits.start = clock_now();
+    field[0] = line;
+    while (fields < 3 && (tab = strchr(tab, '\t')) != NULL) {
+        *tab++ = '\0';
+        field[fields++] = tab;
+    }
+    if (fields < 3 || strchr(field[2], '\t'))
+        snprintf(err, sizeof err, "expected 3 fields separated by tabs (FEN, moves, seconds)");
+    else if (!parse_seconds(field[2], &seconds))
+        snprintf(err, sizeof err, "time '%.40s' is not a positive number of seconds (at most 86400)", field[2]);
+    else if (decide(field[0], field[1], seconds, &limits, &index, err, sizeof err, warning, sizeof warning) == 0) {
+        if (warning[0])
+            fprintf(stderr, "warning: line %ld: %s\n", number, warning);
+        printf("%d\n", index);
+        return 0;
+    }
+    printf("error: %s\n", err);
+    return 1;
+}
+
 /* Appends a note about a rejected token to the warning line, within its size. */
 static void warn_token(char *warning, size_t size, const char *token, size_t len, const char *why)
 {
@@ -363,19 +451,16 @@ static void warn_token(char *warning, size_t size, const char *token, size_t len
              shown, len > n ? "..." : "", why);
 }
 
-/* The decision behind the one-shot call and choose_move(): parses, searches, and
- * returns 0 with the index, or an exit status with a reason. */
+/* The decision behind the one-shot call, batch lines and choose_move(): parses, searches
+ * within seconds from limits->start, and returns 0 with the index, or an exit status with a reason. */
 static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index,
                   char *err, size_t err_size, char *warning, size_t warning_size)
 {
-    static Search s;
-    static TransTable tt;
     Board board;
     int first_index[MAX_MOVES], legal_count = 0, token_index = 0, i;
-    Move legal[MAX_MOVES];
+    Move legal[MAX_MOVES], best;
     MoveList all;
     const char *p = moves;
-    double budget;
 
     warning[0] = '\0';
     if (!board_from_fen(&board, fen, err, err_size))
@@ -427,29 +512,45 @@ static int decide(const char *fen, const char *moves, double seconds, Limits *li
             snprintf(err, err_size, "no token of the move list is a legal move in this position; %s", warning);
         return EXIT_BAD_MOVES;
     }
-    if (legal_count == 1) {
-        *index = first_index[0];
-        return 0;
-    }
-    budget = move_budget(seconds);
-    limits->hard_deadline = process_start + budget;
-    limits->soft_deadline = process_start + budget;
-    if (!tt.buckets)
-        tt_init(&tt, seconds >= 2 ? 64 : seconds >= 0.5 ? 32 : seconds >= 0.1 ? 8 : 4);
-    else
-        tt_clear(&tt);
-    s.tt = &tt;
-    s.limits = *limits;
-    search_reset(&s, &board, NULL, 0);
-    s.root_count = legal_count;
-    memcpy(s.root_moves, legal, sizeof(Move) * (size_t)legal_count);
-    iterate(&s);
+    best = decide_search(&board, legal, legal_count, NULL, 0, seconds, limits);
     for (i = 0; i < legal_count; i++)
-        if (legal[i] == s.best_move)
+        if (legal[i] == best)
             *index = first_index[i];
     if (*index < 0)
         *index = first_index[0];
     return 0;
+}
+
+/* Searches board's moves (count of them, all legal) within seconds counted from limits->start,
+ * keys being the game's earlier positions for repetitions; returns the move chosen, at once
+ * when there is one. The search behind one-shot, batch and match moves. */
+static Move decide_search(const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count,
+                          double seconds, Limits *limits)
+{
+    static Search s;
+    static TransTable tt;
+    static size_t tt_megabytes;
+    size_t megabytes = seconds >= 2 ? 64 : seconds >= 0.5 ? 32 : seconds >= 0.1 ? 8 : 4;
+    double budget = move_budget(seconds);
+    if (count == 1)
+        return moves[0];
+    limits->hard_deadline = limits->start + budget;
+    limits->soft_deadline = limits->start + budget;
+    if (megabytes != tt_megabytes) {
+        /* the size a one-shot call would use, so that batch lines answer as one-shot calls do */
+        tt_free(&tt);
+        tt_init(&tt, megabytes);
+        tt_megabytes = megabytes;
+    } else {
+        tt_clear(&tt);
+    }
+    s.tt = &tt;
+    s.limits = *limits;
+    search_reset(&s, board, keys, key_count);
+    s.root_count = count;
+    memcpy(s.root_moves, moves, sizeof(Move) * (size_t)count);
+    iterate(&s);
+    return s.best_move;
 }
 
 /* The course's WebAssembly entry point: the index of the chosen move, or -1 on bad input. */
@@ -461,6 +562,7 @@ int choose_move(char *fen, char *moves, int timeout)
     int index = -1;
     memset(&limits, 0, sizeof limits);
     process_start = clock_now();
+    limits.start = process_start;
     if (timeout <= 0)
         return -1;
 #ifdef ENGINE_WASM
