@@ -1,6 +1,7 @@
-/* engine.c: the program. Command line (one-shot decision, perft, eval, bench), the
- * UCI loop, time management, the search and the transposition table.
- * Sections, in order: platform shim, command line, UCI, time, search,
+/* engine.c: the program. Command line (one-shot decision, batch, perft, eval, bench), the
+ * UCI loop, matches against other engines, time management, the search and the
+ * transposition table.
+ * Sections, in order: platform shim, command line, UCI, match, time, search,
  * transposition table, bench. */
 #if !defined(_POSIX_C_SOURCE) && !defined(ENGINE_NO_POSIX)
 #define _POSIX_C_SOURCE 200809L
@@ -19,7 +20,13 @@
 #include <time.h>
 
 #if !defined(ENGINE_NO_POSIX) && defined(__unix__)
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/select.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #define HAVE_POSIX 1
 #else
@@ -75,6 +82,152 @@ static int input_waiting(void)
     return select(1, &set, NULL, NULL, &tv) > 0;
 #else
     return 0;
+#endif
+}
+
+/* An engine run as a child process and spoken to through pipes (match mode). */
+typedef struct {
+    long pid;               /* 0 when no process runs */
+    int to_child;           /* our end of its stdin */
+    int from_child;         /* our end of its stdout */
+    size_t used;            /* bytes waiting in buf */
+    char buf[4096];
+} Child;
+
+/* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
+ * and its stderr on /dev/null; returns 1, or 0 with a reason (always 0 without POSIX). */
+static int child_start(Child *c, const char *command, char *err, size_t err_size)
+{
+#if HAVE_POSIX
+    int in[2] = { -1, -1 }, out[2] = { -1, -1 }, i;
+    pid_t pid = -1;
+    c->pid = 0;
+    c->used = 0;
+    if (pipe(in) != 0 || pipe(out) != 0 || (pid = fork()) < 0) {
+        snprintf(err, err_size, "cannot start a process: %s", strerror(errno));
+        for (i = 0; i < 2; i++) {
+            if (in[i] >= 0)
+                close(in[i]);
+            if (out[i] >= 0)
+                close(out[i]);
+        }
+        return 0;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        setpgid(0, 0);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        if (null >= 0)
+            dup2(null, 2);
+        close(in[1]);
+        close(out[0]);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    signal(SIGPIPE, SIG_IGN); /* a dead child must not kill us on the next write */
+    close(in[0]);
+    close(out[1]);
+    c->pid = pid;
+    c->to_child = in[1];
+    c->from_child = out[0];
+    return 1;
+#else
+    (void)command;
+    c->pid = 0;
+    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, exec, pipe)");
+    return 0;
+#endif
+}
+
+/* Writes line and a newline to the child; returns 0 if it cannot take them. */
+static int child_send(Child *c, const char *line)
+{
+#if HAVE_POSIX
+    size_t len = strlen(line), done = 0;
+    while (c->pid && done <= len) {
+        ssize_t n = done < len ? write(c->to_child, line + done, len - done) : write(c->to_child, "\n", 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        done += (size_t)n;
+    }
+    return c->pid != 0;
+#else
+    (void)c;
+    (void)line;
+    return 0;
+#endif
+}
+
+/* Reads one line from the child into line (without its newline, cut to size), waiting until
+ * clock_now() reaches deadline; returns 1, 0 on timeout, -1 when its output is closed. */
+static int child_read_line(Child *c, char *line, size_t size, double deadline)
+{
+#if HAVE_POSIX
+    for (;;) {
+        char *end = memchr(c->buf, '\n', c->used);
+        struct pollfd p;
+        ssize_t n;
+        double wait = deadline - clock_now();
+        if (end) {
+            size_t len = (size_t)(end - c->buf), keep = len < size - 1 ? len : size - 1;
+            memcpy(line, c->buf, keep);
+            line[keep > 0 && line[keep - 1] == '\r' ? keep - 1 : keep] = '\0';
+            c->used -= len + 1;
+            memmove(c->buf, end + 1, c->used);
+            return 1;
+        }
+        if (c->used == sizeof c->buf)
+            c->used = 0; /* a line longer than the buffer is dropped */
+        if (!c->pid || wait <= 0)
+            return c->pid ? 0 : -1;
+        p.fd = c->from_child;
+        p.events = POLLIN;
+        if (poll(&p, 1, (int)(wait * 1000) + 1) <= 0)
+            continue; /* timeout or signal: the clock decides */
+        n = read(c->from_child, c->buf + c->used, sizeof c->buf - c->used);
+        if (n == 0 || (n < 0 && errno != EINTR))
+            return -1;
+        c->used += n > 0 ? (size_t)n : 0;
+    }
+#else
+    (void)c;
+    (void)line;
+    (void)size;
+    (void)deadline;
+    return -1;
+#endif
+}
+
+/* Ends the child: closes its input, gives it 0.2 s to exit, then kills its process group,
+ * reaps it and describes how it ended in how ("exited with status 0", "killed by signal 9"). */
+static void child_stop(Child *c, char *how, size_t how_size)
+{
+#if HAVE_POSIX
+    int status = 0, i;
+    pid_t done = 0;
+    snprintf(how, how_size, "not running");
+    if (!c->pid)
+        return;
+    close(c->to_child);
+    for (i = 0; i < 20 && (done = waitpid((pid_t)c->pid, &status, WNOHANG)) == 0; i++)
+        poll(NULL, 0, 10);
+    kill(-(pid_t)c->pid, SIGKILL); /* also whatever it started */
+    if (done <= 0)
+        while (waitpid((pid_t)c->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    close(c->from_child);
+    c->pid = 0;
+    if (WIFSIGNALED(status))
+        snprintf(how, how_size, "killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(how, how_size, "exited with status %d", WEXITSTATUS(status));
+#else
+    (void)c;
+    snprintf(how, how_size, "not running");
 #endif
 }
 
@@ -150,6 +303,32 @@ typedef struct {
     int completed_depth;
 } Search;
 
+/* match: its options, the opponent, and one game with how it ended. */
+enum { MATCH_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
+enum { MATCH_HANDSHAKE_MS = 5000, MATCH_SLACK_MS = 250 };
+typedef struct {
+    const char *opponent;   /* a UCI engine's command line, or "random" */
+    const char *openings;   /* a FEN/EPD file, or NULL for the start position */
+    const char *pgn;        /* where the games go, or NULL */
+    int games;
+    double seconds;         /* per move, for both sides */
+} MatchOptions;
+
+typedef struct {
+    Child child;            /* its process (pid 0 for the random mover) */
+    char name[64];          /* its `id name`, else the command */
+} MatchOpponent;
+
+typedef struct {
+    Board start;
+    Move moves[MATCH_MAX_PLIES];
+    int ply_count;
+    int engine_white;       /* 1 if our search plays white */
+    const char *result;     /* "1-0", "0-1" or "1/2-1/2"; NULL while the game runs */
+    const char *termination; /* the PGN Termination tag: normal, adjudication, time forfeit, ... */
+    char reason[200];       /* checkmate, threefold repetition, or why the opponent forfeits */
+} MatchGame;
+
 /* prototypes */
 static void print_usage(FILE *out);
 static int parse_seconds(const char *s, double *out);
@@ -164,6 +343,27 @@ static int run_perft(int argc, char **argv);
 static int run_eval(int argc, char **argv);
 static int run_bench(int depth);
 static void uci_loop(void);
+static int run_match(int argc, char **argv);
+static int match_parse_options(int argc, char **argv, MatchOptions *opt);
+static int match_load_openings(const char *path, Board **openings, int *count);
+static int match_add_opening(Board **openings, int *count, int *capacity, const Board *b);
+static int match_opening_fen(char *line, char *fen, size_t size);
+static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOpponent *o);
+static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g);
+static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g);
+static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, Move *m);
+static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds);
+static Move match_random_move(Board *b);
+static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g);
+static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason);
+static int match_forfeit(MatchGame *g, const char *termination, const char *format, ...);
+static int match_outcome(const MatchGame *g);
+static void match_elo_text(const int score[3], char *out, size_t size);
+static double match_elo(double s);
+static double match_sqrt(double x);
+static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, double seconds);
+static void match_pgn_tag(FILE *out, const char *name, const char *value);
+static void match_pgn_token(FILE *out, int *column, const char *token);
 static double move_budget(double seconds);
 static int time_is_up(Search *s);
 static void poll_input(Search *s);
@@ -175,6 +375,7 @@ static void tt_prefetch(const TransTable *tt, uint64_t key);
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply);
 static int score_to_tt(int score, int ply);
 static int score_from_tt(int score, int ply);
+static double ln(double x);
 static void lmr_init(void);
 static int see(const Board *b, Move m);
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
@@ -201,6 +402,8 @@ static void print_usage(FILE *out)
         "       engine perft DEPTH [FEN] | eval [FEN] | bench [DEPTH] | uci\n"
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
         "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
+        "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS\n"
+        "                    [--openings FILE] [--pgn FILE]\n"
         "\n"
         "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
         "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
@@ -295,6 +498,8 @@ int main(int argc, char **argv)
         return run_perft(argc, argv);
     if (strcmp(argv[1], "eval") == 0)
         return run_eval(argc, argv);
+    if (strcmp(argv[1], "match") == 0)
+        return run_match(argc, argv);
     if (strcmp(argv[1], "bench") == 0) {
         long long depth = 0;
         if (argc > 3 || (argc == 3 && !parse_count(argv[2], MAX_DEPTH, &depth))) {
@@ -637,6 +842,461 @@ static int run_eval(int argc, char **argv)
 static void uci_loop(void)
 {
     print_usage(stderr);
+}
+
+/* =============================================================== match */
+
+/* engine match: our search against a UCI engine run as a child process (or the built-in
+ * random mover), refereed by our rules, with a running score on stderr and a PGN. */
+
+/* engine match --opponent CMD --games N --time S [--openings FILE] [--pgn FILE]: plays the
+ * games and prints the final score; returns 0, or an exit status after one error line. */
+static int run_match(int argc, char **argv)
+{
+    MatchOptions opt;
+    static MatchGame game;
+    MatchOpponent opponent;
+    Board *openings = NULL;
+    FILE *pgn = NULL;
+    int count = 0, g, score[3] = { 0, 0, 0 }; /* our wins, draws, losses */
+    char elo[100];
+    int status = match_parse_options(argc, argv, &opt);
+    if (status == 0)
+        status = match_load_openings(opt.openings, &openings, &count);
+    if (status == 0 && opt.pgn && !(pgn = fopen(opt.pgn, "w"))) {
+        fprintf(stderr, "error: cannot write %s\n", opt.pgn);
+        status = EXIT_USAGE;
+    }
+    for (g = 0; status == 0 && g < opt.games; g++) {
+        game.start = openings[(g / 2) % count];
+        game.engine_white = g % 2 == 0;
+        status = match_play_game(&opt, &game, &opponent);
+        if (status != 0)
+            break;
+        score[match_outcome(&game)]++;
+        match_elo_text(score, elo, sizeof elo);
+        fprintf(stderr, "game %d/%d: %s %s %s (%s) | %s +%d =%d -%d, %s\n", g + 1, opt.games,
+                game.engine_white ? ENGINE_NAME : opponent.name, game.result,
+                game.engine_white ? opponent.name : ENGINE_NAME, game.reason, ENGINE_NAME, score[0], score[1], score[2], elo);
+        if (pgn) {
+            match_write_pgn(pgn, &game, g + 1, opponent.name, opt.seconds);
+            fflush(pgn);
+        }
+    }
+    if (status == 0)
+        printf("%s %s vs %s: %d games, +%d =%d -%d, score %.1f%%, %s\n", ENGINE_NAME, ENGINE_VERSION, opponent.name,
+               opt.games, score[0], score[1], score[2], 100.0 * (score[0] + score[1] / 2.0) / opt.games, elo);
+    if (pgn)
+        fclose(pgn);
+    free(openings);
+    return status;
+}
+
+/* Reads match's options into opt; returns 0, or EXIT_USAGE after one error line. */
+static int match_parse_options(int argc, char **argv, MatchOptions *opt)
+{
+    int i;
+    long long games = 0;
+    memset(opt, 0, sizeof *opt);
+    for (i = 2; i < argc; i += 2) {
+        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = value != NULL;
+        if (ok && strcmp(key, "--opponent") == 0)
+            opt->opponent = value;
+        else if (ok && strcmp(key, "--openings") == 0)
+            opt->openings = value;
+        else if (ok && strcmp(key, "--pgn") == 0)
+            opt->pgn = value;
+        else if (ok && strcmp(key, "--games") == 0)
+            ok = parse_count(value, MATCH_GAMES_MAX, &games);
+        else if (ok && strcmp(key, "--time") == 0)
+            ok = parse_seconds(value, &opt->seconds);
+        else
+            ok = 0;
+        if (!ok) {
+            fprintf(stderr, "error: match: bad option '%s%s%s' (see --help)\n", key, value ? " " : "", value ? value : "");
+            return EXIT_USAGE;
+        }
+    }
+    opt->games = (int)games;
+    if (!opt->opponent || !opt->games || opt->seconds <= 0) {
+        fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N --time SECONDS"
+                        " [--openings FILE] [--pgn FILE]\n");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Reads the openings file (one FEN or EPD line each) into a new array, or makes the start
+ * position the only opening without a file; returns 0, or an exit status after one error line. */
+static int match_load_openings(const char *path, Board **openings, int *count)
+{
+    char line[1024], fen[FEN_MAX + 100], err[200];
+    int number = 0, capacity = 0, status = 0;
+    FILE *f = path ? fopen(path, "r") : NULL;
+    Board b;
+    *openings = NULL;
+    *count = 0;
+    if (!path) {
+        board_start(&b);
+        return match_add_opening(openings, count, &capacity, &b);
+    }
+    if (!f) {
+        fprintf(stderr, "error: cannot read %s\n", path);
+        return EXIT_USAGE;
+    }
+    while (status == 0 && fgets(line, sizeof line, f)) {
+        number++;
+        if (!match_opening_fen(line, fen, sizeof fen))
+            continue;
+        if (board_from_fen(&b, fen, err, sizeof err))
+            status = match_add_opening(openings, count, &capacity, &b);
+        else if ((status = EXIT_BAD_FEN) != 0)
+            fprintf(stderr, "error: %s line %d: %s\n", path, number, err);
+    }
+    fclose(f);
+    if (status == 0 && *count == 0) {
+        fprintf(stderr, "error: %s holds no position\n", path);
+        status = EXIT_USAGE;
+    }
+    return status;
+}
+
+/* Appends b to the openings, growing the array; returns 0, or EXIT_FAILURE after an error line. */
+static int match_add_opening(Board **openings, int *count, int *capacity, const Board *b)
+{
+    if (*count == *capacity) {
+        int more = *capacity ? 2 * *capacity : 16;
+        Board *grown = realloc(*openings, sizeof(Board) * (size_t)more);
+        if (!grown) {
+            fprintf(stderr, "error: out of memory for the openings\n");
+            return EXIT_FAILURE;
+        }
+        *openings = grown;
+        *capacity = more;
+    }
+    (*openings)[(*count)++] = *b;
+    return 0;
+}
+
+/* Writes an openings line as FEN: its first four fields, and the clocks when the next fields
+ * are numbers (EPD operations and # comments are dropped); returns 0 for a line with nothing. */
+static int match_opening_fen(char *line, char *fen, size_t size)
+{
+    char *field[6], *p = line;
+    int n = 0, keep, i;
+    size_t used = 0;
+    while (n < 6) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            break;
+        field[n++] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+    for (keep = n < 4 ? n : 4; keep < n && strspn(field[keep], "0123456789") == strlen(field[keep]); keep++)
+        ;
+    fen[0] = '\0';
+    for (i = 0; i < keep && used < size; i++)
+        used += (size_t)snprintf(fen + used, size - used, "%s%s", i ? " " : "", field[i]);
+    return n > 0;
+}
+
+/* Plays one game from game->start, our search against the opponent, and records the moves and
+ * the result; returns 0, or 1 after an error line if the opponent's process cannot be started. */
+static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOpponent *o)
+{
+    static uint64_t keys[MATCH_MAX_PLIES + 1];
+    Board board = game->start;
+    char how[100];
+    int random = strcmp(opt->opponent, "random") == 0, playing;
+    game->ply_count = 0;
+    game->result = NULL;
+    keys[0] = board.key;
+    o->child.pid = 0;
+    snprintf(o->name, sizeof o->name, "%s", opt->opponent);
+    playing = random ? 1 : match_opponent_start(o, opt, game);
+    if (playing < 0)
+        return 1;
+    while (playing && !match_game_over(&board, keys, game)) {
+        Move m = MOVE_NONE;
+        Undo u;
+        if ((board.side == WHITE) == game->engine_white)
+            m = match_engine_move(&board, keys, game->ply_count + 1, opt->seconds);
+        else if (random)
+            m = match_random_move(&board);
+        else
+            playing = match_opponent_move(o, game, &board, opt->seconds, &m);
+        if (playing) {
+            game->moves[game->ply_count++] = m;
+            board_make(&board, m, &u);
+            keys[game->ply_count] = board.key;
+        }
+    }
+    if (o->child.pid)
+        child_send(&o->child, "quit");
+    child_stop(&o->child, how, sizeof how);
+    return 0;
+}
+
+/* Starts the opponent and runs the UCI handshake (uci, isready, ucinewgame, isready); returns 1,
+ * 0 after forfeiting the game for it, or -1 after an error line if no process can be started. */
+static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g)
+{
+    char command[MATCH_LINE], line[MATCH_LINE], err[200];
+    double wait = 3 * opt->seconds > MATCH_HANDSHAKE_MS / 1000.0 ? 3 * opt->seconds : MATCH_HANDSHAKE_MS / 1000.0;
+    snprintf(command, sizeof command, "exec %s", opt->opponent);
+    if (!child_start(&o->child, command, err, sizeof err)) {
+        fprintf(stderr, "error: match: cannot start the opponent: %s\n", err);
+        return -1;
+    }
+    child_send(&o->child, "uci");
+    if (!match_expect(o, "uciok", wait, line, sizeof line, g))
+        return 0;
+    child_send(&o->child, "isready");
+    if (!match_expect(o, "readyok", wait, line, sizeof line, g))
+        return 0;
+    child_send(&o->child, "ucinewgame");
+    child_send(&o->child, "isready");
+    return match_expect(o, "readyok", wait, line, sizeof line, g);
+}
+
+/* Reads the opponent's lines until one starts with the word `word` (left in line), noting its
+ * `id name`; returns 1, or 0 after forfeiting the game for it (silent too long, or crashed). */
+static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g)
+{
+    double deadline = clock_now() + wait;
+    size_t len = strlen(word);
+    char how[100];
+    int r;
+    while ((r = child_read_line(&o->child, line, size, deadline)) == 1) {
+        if (strncmp(line, "id name ", 8) == 0)
+            snprintf(o->name, sizeof o->name, "%s", line + 8);
+        if (strncmp(line, word, len) == 0 && (line[len] == '\0' || line[len] == ' '))
+            return 1;
+    }
+    if (r == 0)
+        return match_forfeit(g, "time forfeit", "no '%s' within %.2f s", word, wait);
+    child_stop(&o->child, how, sizeof how);
+    return match_forfeit(g, "abandoned", "crashed (%s) before '%s'", how, word);
+}
+
+/* Asks the opponent for its move in the game so far (position fen ... moves ..., go movetime);
+ * returns 1 with the move in m, or 0 after forfeiting the game for it. */
+static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, Move *m)
+{
+    static char command[FEN_MAX + 32 + 6 * MATCH_MAX_PLIES];
+    char line[MATCH_LINE], fen[FEN_MAX], token[16] = "", answer[8] = "", played[8];
+    Board now = *b;
+    double wait = 3 * seconds > seconds + MATCH_SLACK_MS / 1000.0 ? 3 * seconds : seconds + MATCH_SLACK_MS / 1000.0;
+    size_t used;
+    int i;
+    board_to_fen(&g->start, fen);
+    used = (size_t)snprintf(command, sizeof command, "position fen %s%s", fen, g->ply_count ? " moves" : "");
+    for (i = 0; i < g->ply_count; i++) {
+        move_to_uci(g->moves[i], played);
+        used += (size_t)snprintf(command + used, sizeof command - used, " %s", played);
+    }
+    child_send(&o->child, command);
+    snprintf(line, sizeof line, "go movetime %.0f", seconds * 1000 > 1 ? seconds * 1000 : 1);
+    child_send(&o->child, line);
+    if (!match_expect(o, "bestmove", wait, line, sizeof line, g))
+        return 0;
+    sscanf(line + 8, "%15s", token);
+    if (move_from_text(&now, token, m) == PARSE_OK)
+        move_to_uci(*m, answer);
+    if (!token[0] || strcmp(token, answer) != 0)
+        return match_forfeit(g, "rules infraction", "illegal move '%s'", token);
+    return 1;
+}
+
+/* Our move: the one-shot search over every legal move, its clock started now, with the game's
+ * position keys so that it sees repetitions. */
+static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds)
+{
+    Limits limits;
+    MoveList list;
+    memset(&limits, 0, sizeof limits);
+    limits.start = clock_now();
+    gen_legal(b, &list, GEN_ALL);
+    return decide_search(b, list.moves, list.count, keys, key_count, seconds, &limits);
+}
+
+/* The built-in opponent: a legal move drawn at random (xorshift64 with a fixed seed, so a
+ * match against it repeats as far as our timed search does). */
+static Move match_random_move(Board *b)
+{
+    static uint64_t state = UINT64_C(0x9E3779B97F4A7C15);
+    MoveList list;
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    gen_legal(b, &list, GEN_ALL);
+    return list.moves[state % (uint64_t)list.count];
+}
+
+/* Returns 1 and records the result if the game is over: checkmate, stalemate, insufficient
+ * material, threefold repetition (keys holds every position of the game), fifty moves, or
+ * MATCH_MAX_PLIES plies (adjudicated a draw). */
+static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g)
+{
+    MoveList list;
+    int i, seen = 0, in_check = board_in_check(b);
+    for (i = g->ply_count; i >= 0 && i >= g->ply_count - b->halfmove; i -= 2)
+        seen += keys[i] == b->key;
+    if (gen_legal(b, &list, GEN_ALL) == 0)
+        return match_end(g, in_check ? (b->side == WHITE ? "0-1" : "1-0") : "1/2-1/2", "normal",
+                         in_check ? "checkmate" : "stalemate");
+    if (eval_insufficient_material(b))
+        return match_end(g, "1/2-1/2", "normal", "insufficient material");
+    if (seen >= 3)
+        return match_end(g, "1/2-1/2", "normal", "threefold repetition");
+    if (b->halfmove >= 100)
+        return match_end(g, "1/2-1/2", "normal", "fifty-move rule");
+    if (g->ply_count >= MATCH_MAX_PLIES)
+        return match_end(g, "1/2-1/2", "adjudication", "ply limit reached");
+    return 0;
+}
+
+/* Records how the game ended; returns 1. */
+static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason)
+{
+    g->result = result;
+    g->termination = termination;
+    snprintf(g->reason, sizeof g->reason, "%s", reason);
+    return 1;
+}
+
+/* Records that the opponent loses the game, the reason printf-style; returns 0. */
+static int match_forfeit(MatchGame *g, const char *termination, const char *format, ...)
+{
+    va_list ap;
+    char *p;
+    g->result = g->engine_white ? "1-0" : "0-1";
+    g->termination = termination;
+    strcpy(g->reason, "opponent forfeits: ");
+    va_start(ap, format);
+    vsnprintf(g->reason + strlen(g->reason), sizeof g->reason - strlen(g->reason), format, ap);
+    va_end(ap);
+    for (p = g->reason; *p; p++)
+        if (strchr("{}\"\\", *p) || !isprint((unsigned char)*p))
+            *p = '?'; /* the reason goes into a PGN comment and tag */
+    return 0;
+}
+
+/* Returns 0, 1 or 2 if the game was a win, a draw or a loss for our engine. */
+static int match_outcome(const MatchGame *g)
+{
+    if (strcmp(g->result, "1/2-1/2") == 0)
+        return 1;
+    return (strcmp(g->result, "1-0") == 0) == g->engine_white ? 0 : 2;
+}
+
+/* Writes the Elo difference of our wins, draws and losses with its 95% margin, in the trinomial
+ * model the referee uses: inf where the score is 0 or 1, n/a where the interval reaches them. */
+static void match_elo_text(const int score[3], char *out, size_t size)
+{
+    int n = score[0] + score[1] + score[2];
+    double s = (score[0] + score[1] / 2.0) / n;
+    double var = (score[0] * (1 - s) * (1 - s) + score[1] * (0.5 - s) * (0.5 - s) + score[2] * s * s) / n;
+    double se = match_sqrt(var / n), low = s - 1.959964 * se, high = s + 1.959964 * se;
+    if (s <= 0 || s >= 1)
+        snprintf(out, size, "Elo %cinf", s <= 0 ? '-' : '+');
+    else if (low <= 0 || high >= 1)
+        snprintf(out, size, "Elo %+.0f +/- n/a", match_elo(s));
+    else
+        snprintf(out, size, "Elo %+.0f +/- %.0f", match_elo(s), (match_elo(high) - match_elo(low)) / 2);
+}
+
+/* The Elo difference that expects the score s (0 < s < 1): 400 log10(s / (1 - s)). */
+static double match_elo(double s)
+{
+    double x = s / (1 - s);
+    return 400 * (x < 1 ? -ln(1 / x) : ln(x)) / ln(10); /* ln() is most precise above 1 */
+}
+
+/* Square root by Newton's method (the engine links without libm). */
+static double match_sqrt(double x)
+{
+    double r = x > 1 ? x : 1;
+    int i;
+    if (x <= 0)
+        return 0;
+    for (i = 0; i < 64; i++)
+        r = (r + x / r) / 2;
+    return r;
+}
+
+/* Appends one game as PGN: the tags, the moves in SAN, the reason in a comment, the result. */
+static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, double seconds)
+{
+    Board b = g->start, standard;
+    char fen[FEN_MAX], text[sizeof g->reason + 2];
+    time_t now = time(NULL);
+    int i, column = 0;
+    board_start(&standard);
+    snprintf(text, sizeof text, "%s match, %g s per move", ENGINE_NAME, seconds);
+    match_pgn_tag(out, "Event", text);
+    match_pgn_tag(out, "Site", "?");
+    strftime(text, sizeof text, "%Y.%m.%d", localtime(&now));
+    match_pgn_tag(out, "Date", text);
+    snprintf(text, sizeof text, "%d", round);
+    match_pgn_tag(out, "Round", text);
+    match_pgn_tag(out, "White", g->engine_white ? ENGINE_NAME " " ENGINE_VERSION : opponent);
+    match_pgn_tag(out, "Black", g->engine_white ? opponent : ENGINE_NAME " " ENGINE_VERSION);
+    match_pgn_tag(out, "Result", g->result);
+    board_to_fen(&b, fen);
+    board_to_fen(&standard, text);
+    if (strcmp(fen, text) != 0) {
+        match_pgn_tag(out, "SetUp", "1");
+        match_pgn_tag(out, "FEN", fen);
+    }
+    match_pgn_tag(out, "Termination", g->termination);
+    match_pgn_tag(out, "TerminationDetails", g->reason);
+    snprintf(text, sizeof text, "%d", g->ply_count);
+    match_pgn_tag(out, "PlyCount", text);
+    fputc('\n', out);
+    for (i = 0; i < g->ply_count; i++) {
+        Undo u;
+        if (b.side == WHITE || i == 0) {
+            snprintf(text, sizeof text, "%d.%s", b.fullmove, b.side == WHITE ? "" : "..");
+            match_pgn_token(out, &column, text);
+        }
+        move_to_san(&b, g->moves[i], text);
+        match_pgn_token(out, &column, text);
+        board_make(&b, g->moves[i], &u);
+    }
+    snprintf(text, sizeof text, "{%s}", g->reason);
+    match_pgn_token(out, &column, text);
+    match_pgn_token(out, &column, g->result);
+    fputs("\n\n", out);
+}
+
+/* Writes a PGN tag pair; quotes and backslashes in the value become apostrophes and slashes. */
+static void match_pgn_tag(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "[%s \"", name);
+    for (; *value; value++)
+        fputc(*value == '"' ? '\'' : *value == '\\' ? '/' : *value, out);
+    fputs("\"]\n", out);
+}
+
+/* Writes a movetext token, starting a new line where this one would pass 79 columns. */
+static void match_pgn_token(FILE *out, int *column, const char *token)
+{
+    int len = (int)strlen(token);
+    if (*column > 0 && *column + 1 + len > 79) {
+        fputc('\n', out);
+        *column = 0;
+    } else if (*column > 0) {
+        fputc(' ', out);
+        (*column)++;
+    }
+    fputs(token, out);
+    *column += len;
 }
 
 /* ================================================================ time */

@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# tests/batch.sh: `engine --batch`: answers equal one-shot answers, bad lines stay on their
-# own line, the time limit per line.
+# tests/batch.sh: `engine --batch` (answers equal one-shot answers, bad lines stay on their
+# own line, the time limit per line) and `engine match` (wins against the random mover,
+# forfeits of fake opponents that crash, play illegal moves or hang, processes reaped, PGN
+# read back move by move through our SAN parser by tests/pgn_check.c, openings, usage).
 # Usage: tests/batch.sh [ENGINE]. Takes about 5 s; ends with "N passed, N failed".
 set -u
 ENGINE=${1:-./engine}
 pass=0; fail=0
 START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+here=$(cd "$(dirname "$0")" && pwd)
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+# reads_back PGN: every game's moves parse and print back through our SAN code.
+reads_back() { "$tmp/pgn_check" "$1" >"$tmp/pgn_check.log" || { cat "$tmp/pgn_check.log"; return 1; }; }
+
+# The PGN reader: our SAN parser over the movetext (no other chess library involved).
+${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -O2 -I"$here/.." "$here/pgn_check.c" "$here/../movement.c" \
+  -o "$tmp/pgn_check" || bad "tests/pgn_check.c does not build"
 
 # legal_moves FEN: the position's legal moves in SAN, from perft's divide.
 legal_moves() { "$ENGINE" perft 1 "$1" 2>/dev/null | sed '$d' | cut -d' ' -f1 | tr '\n' ' '; }
@@ -64,6 +73,62 @@ t0=$(now_ms); "$ENGINE" --batch <"$tmp/in" >"$tmp/out" 2>/dev/null; t1=$(now_ms)
 check "three 0.3 s lines answered within 0.9 s (took $((t1 - t0)) ms)" [ $((t1 - t0)) -lt 900 ]
 check "three answers" [ "$(grep -c '^[0-9][0-9]*$' "$tmp/out")" -eq 3 ]
 check "--batch takes no arguments" bash -c "! '$ENGINE' --batch '$START' e4 1 </dev/null 2>/dev/null"
+
+# --- match against the built-in random mover: 4 games at 0.05 s, all won, PGN reads back.
+"$ENGINE" match --opponent random --games 4 --time 0.05 --pgn "$tmp/random.pgn" >"$tmp/out" 2>"$tmp/err"; status=$?
+check "match vs random exits 0 (status $status)" [ $status -eq 0 ]
+check "4 of 4 won against random: $(cat "$tmp/out")" grep -q "4 games, +4 =0 -0, score 100.0%" "$tmp/out"
+check "a running score line per game" [ "$(grep -c '^game [1-4]/4: .* | Boxer +[0-9]' "$tmp/err")" -eq 4 ]
+check "colours alternate" [ "$(grep -c '^\[White "Boxer' "$tmp/random.pgn")" -eq 2 ]
+check "PGN reads back through our SAN parser" reads_back "$tmp/random.pgn"
+
+# --- fake opponents (copied to $tmp, so that their processes are easy to find): each forfeits.
+cp "$here"/fakes/*.sh "$tmp/"
+forfeit() { # FAKE TERMINATION DETAIL
+  local t0 t1; t0=$(now_ms)
+  "$ENGINE" match --opponent "$tmp/$1.sh" --games 1 --time 0.05 --pgn "$tmp/$1.pgn" >"$tmp/out" 2>"$tmp/err"
+  t1=$(now_ms)
+  check "$1: forfeits ($(cat "$tmp/out"))" grep -q "1 games, +1 =0 -0" "$tmp/out"
+  check "$1: Termination \"$2\"" grep -q "^\[Termination \"$2\"\]$" "$tmp/$1.pgn"
+  check "$1: reason '$3' in the PGN" grep -q "^\[TerminationDetails \"opponent forfeits: $3" "$tmp/$1.pgn"
+  check "$1: reason in the movetext" grep -q "{opponent forfeits: $3" "$tmp/$1.pgn"
+  check "$1: takes $((t1 - t0)) ms" [ $((t1 - t0)) -lt 3000 ]
+  check "$1: PGN reads back" reads_back "$tmp/$1.pgn"
+}
+forfeit crash "abandoned" "crashed (killed by signal 11)"
+forfeit illegal "rules infraction" "illegal move 'e2e5'"
+forfeit hang "time forfeit" "no 'bestmove' within"
+check "no fake opponent left running: $(ps -eo args | grep "$tmp/" | grep -v grep)" \
+  bash -c "! ps -eo args | grep -v grep | grep -q '$tmp/'"
+check "a command that does not start forfeits as a crash" \
+  bash -c "'$ENGINE' match --opponent '$tmp/missing' --games 1 --time 0.05 2>&1 | grep -q 'crashed (exited with status 127)'"
+
+# --- openings: FEN and EPD lines, comments; each opening is played twice, colours swapped.
+cat >"$tmp/openings.epd" <<'EOF'
+# a comment line
+r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 # Italian, almost
+rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - bm c4; id "queen pawn";
+EOF
+"$ENGINE" match --opponent random --games 3 --time 0.02 --openings "$tmp/openings.epd" --pgn "$tmp/open.pgn" >/dev/null 2>&1
+check "openings in order, each twice" [ "$(grep '^\[FEN' "$tmp/open.pgn" | cut -c1-30 | uniq -c | awk '{print $1}' | tr '\n' ' ')" = "2 1 " ]
+check "the EPD line's clocks default to 0 1" grep -q '^\[FEN "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 1"\]' "$tmp/open.pgn"
+check "the opening's move number starts the movetext" grep -q '^3\. ' "$tmp/open.pgn"
+check "openings PGN reads back" reads_back "$tmp/open.pgn"
+
+# --- usage errors.
+expect_status() { # STATUS ARGS...
+  local want=$1; shift; "$ENGINE" "$@" >/dev/null 2>"$tmp/err" </dev/null; local got=$?
+  local lines; lines=$(grep -c '^error: ' "$tmp/err")
+  check "exit $want and one error line for: $* (got $got, $(cat "$tmp/err"))" [ "$got $lines" = "$want 1" ]
+}
+expect_status 2 match --games 2 --time 0.1
+expect_status 2 match --opponent random --games 0 --time 0.1
+expect_status 2 match --opponent random --games 2 --time 0
+expect_status 2 match --opponent random --games 2 --time 0.1 --colour white
+expect_status 2 match --opponent random --games 2 --time
+expect_status 2 match --opponent random --games 2 --time 0.1 --openings "$tmp/none.epd"
+printf 'not a fen\n' >"$tmp/bad.epd"
+expect_status 3 match --opponent random --games 2 --time 0.1 --openings "$tmp/bad.epd"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
