@@ -1,6 +1,7 @@
 /* app.js: the game on web/index.html. The rules (legal moves, SAN, checkmate and draws by
  * rule) come from engine.wasm on this thread; the engine's moves come from the same module
- * in a Web Worker (worker.js). Test hooks: [data-square], #moves, #status, body[data-state]. */
+ * in a Web Worker (worker.js). Test hooks: [data-square], #moves, #status, body[data-state].
+ * index.html#fen=<FEN> starts the games from that position instead of the usual one. */
 'use strict';
 
 const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -9,7 +10,6 @@ const COLOUR_NAME = { w: 'White', b: 'Black' };
 /* Solid glyphs for both sides (coloured by CSS); U+FE0E asks for text, not emoji, style. */
 const GLYPH = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F\uFE0E' };
 const VALUE = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
-const FULL_SET = { q: 1, r: 2, b: 2, n: 2, p: 8 };
 
 const ui = {};
 for (const id of ['board', 'status', 'moves', 'colour', 'seconds', 'new-game', 'flip', 'promotion',
@@ -22,7 +22,7 @@ let rules = null;   /* engine.wasm on this thread */
 let worker = null;  /* engine.wasm in a Web Worker */
 const squares = {}; /* name -> element */
 const game = {
-  human: 'w', flipped: false, state: null, plies: [], seen: new Map(), over: null,
+  human: 'w', flipped: false, start: null, state: null, plies: [], seen: new Map(), over: null,
   thinking: false, thinkStart: 0, request: 0, selected: null, lastReply: null, date: new Date(),
 };
 let drag = null;
@@ -79,6 +79,7 @@ function buildBoard() {
 /* Wires the buttons and selectors. */
 function bindControls() {
   ui.newGame.addEventListener('click', newGame);
+  window.addEventListener('hashchange', newGame);
   ui.flip.addEventListener('click', () => {
     game.flipped = !game.flipped;
     render();
@@ -107,9 +108,10 @@ function newGame() {
   const choice = ui.colour.value;
   game.human = choice === 'r' ? (Math.random() < 0.5 ? 'w' : 'b') : choice;
   game.flipped = game.human === 'b';
-  game.state = rules.state(START_FEN);
+  game.start = rules.state(startFen());
+  game.state = game.start;
   game.plies = [];
-  game.seen = new Map([[positionKey(game.state.fen), 1]]);
+  game.seen = new Map([[positionKey(game.start.fen), 1]]);
   game.over = null;
   game.thinking = false;
   game.selected = null;
@@ -118,6 +120,19 @@ function newGame() {
   hidePromotion();
   render();
   if (game.state.turn !== game.human) think();
+}
+
+/* The FEN in the page address (#fen=...) when it is a legal position, else the usual start. */
+function startFen() {
+  const fen = new URLSearchParams(location.hash.slice(1)).get('fen');
+  if (!fen) return START_FEN;
+  const state = rules.state(fen);
+  return state.error || state.status !== 'play' ? START_FEN : state.fen;
+}
+
+/* The move number and the ply parity (0 White, 1 Black) of the first move of the game. */
+function firstMove() {
+  return { number: Number(game.start.fen.split(' ')[5]) || 1, offset: game.start.turn === 'w' ? 0 : 1 };
 }
 
 /* The part of a FEN that decides repetition: placement, side, castling, en passant. */
@@ -365,18 +380,17 @@ function renderBoard() {
   });
 }
 
-/* Names the players above and below the board, with captured material and the thinking mark. */
+/* Names the players above and below the board, with the material one has more of than
+ * the other (the pieces and their sum, as chess sites show it) and the thinking mark. */
 function renderPlayers() {
   const pieces = Object.values(placement(game.state.fen));
   const count = (letter) => pieces.filter((p) => p === letter).length;
-  const captured = { w: [], b: [] }; /* pieces each side has taken */
+  const captured = { w: [], b: [] }; /* pieces one side has more of */
   let lead = 0; /* white's material minus black's */
   for (const type of ['q', 'r', 'b', 'n', 'p']) {
-    const white = count(type.toUpperCase());
-    const black = count(type);
-    lead += (white - black) * VALUE[type];
-    for (let i = black; i < FULL_SET[type]; i++) captured.w.push(GLYPH[type]);
-    for (let i = white; i < FULL_SET[type]; i++) captured.b.push(GLYPH[type]);
+    const more = count(type.toUpperCase()) - count(type);
+    lead += more * VALUE[type];
+    for (let i = 0; i < Math.abs(more); i++) captured[more > 0 ? 'w' : 'b'].push(GLYPH[type]);
   }
   const top = game.flipped ? 'w' : 'b';
   for (const [el, colour] of [[ui.playerTop, top], [ui.playerBottom, top === 'w' ? 'b' : 'w']]) {
@@ -391,12 +405,13 @@ function renderPlayers() {
 }
 
 function renderMoves() {
+  const { number, offset } = firstMove();
   const rows = [];
-  for (let i = 0; i < game.plies.length; i += 2) {
-    const cell = (j) => (j < game.plies.length
-      ? '<span class="san' + (j === game.plies.length - 1 ? ' current' : '') + '">' + game.plies[j].san + '</span>'
-      : '<span></span>');
-    rows.push('<li><span class="num">' + (i / 2 + 1) + '.</span>' + cell(i) + cell(i + 1) + '</li>');
+  const cell = (j) => (j < 0 ? '<span>…</span>' : j < game.plies.length
+    ? '<span class="san' + (j === game.plies.length - 1 ? ' current' : '') + '">' + game.plies[j].san + '</span>'
+    : '<span></span>');
+  for (let i = -offset; i < game.plies.length; i += 2) {
+    rows.push('<li><span class="num">' + (number + (i + offset) / 2) + '.</span>' + cell(i) + cell(i + 1) + '</li>');
   }
   const html = rows.join('');
   if (ui.moves.innerHTML !== html) {
@@ -443,9 +458,13 @@ function pgn() {
     ['White', game.human === 'w' ? 'You' : 'Boxer'], ['Black', game.human === 'b' ? 'You' : 'Boxer'],
     ['Result', result],
   ];
+  if (game.start.fen !== START_FEN) tags.push(['SetUp', '1'], ['FEN', game.start.fen]);
+  const { number, offset } = firstMove();
   const words = [];
   game.plies.forEach((ply, i) => {
-    if (i % 2 === 0) words.push((i / 2 + 1) + '.');
+    const n = number + Math.floor((i + offset) / 2);
+    if ((i + offset) % 2 === 0) words.push(n + '.');
+    else if (i === 0) words.push(n + '...');
     words.push(ply.san);
   });
   words.push(result);
