@@ -17,7 +17,7 @@ run_one() {
 }
 run_one unit "$unit" "$cap" tests/perft.epd
 run_one cli bash tests/cli.sh "$engine"
-for extra in tests/uci.sh tests/robust.sh tests/batch.sh; do
+for extra in tests/uci.sh tests/robust.sh tests/batch.sh tests/web.sh; do
   [ -f "$extra" ] && run_one "$(basename "$extra" .sh)" bash "$extra" "$engine"
 done
 echo "== all"
