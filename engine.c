@@ -12,6 +12,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <float.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,6 +82,31 @@ static int input_waiting(void)
     FD_ZERO(&set);
     FD_SET(0, &set);
     return select(1, &set, NULL, NULL, &tv) > 0;
+#else
+    return 0;
+#endif
+}
+
+/* Reads at most size bytes of stdin into buf, blocking until some come (POSIX read, else
+ * one fgets line); returns how many, 0 at the end of input. */
+static size_t input_read(char *buf, size_t size)
+{
+#if HAVE_POSIX
+    ssize_t n;
+    do
+        n = read(0, buf, size);
+    while (n < 0 && errno == EINTR);
+    return n > 0 ? (size_t)n : 0;
+#else
+    return fgets(buf, (int)size, stdin) ? strlen(buf) : 0;
+#endif
+}
+
+/* Returns 1 if stdin is a terminal (a person typing), else 0. */
+static int input_is_terminal(void)
+{
+#if HAVE_POSIX
+    return isatty(0);
 #else
     return 0;
 #endif
@@ -269,7 +295,7 @@ typedef struct {
 
 /* What one search may use, and how it reports. */
 typedef struct {
-    double start;           /* clock_now() at process start */
+    double start;           /* clock_now() when the clock started: process start, or UCI `go` */
     double hard_deadline;   /* abort here */
     double soft_deadline;   /* start no new iteration after this */
     int depth_limit;
@@ -303,6 +329,25 @@ typedef struct {
     int best_score;
     int completed_depth;
 } Search;
+
+/* A UCI option: one table drives both the `uci` listing and `setoption` (as Fruit's option.cpp). */
+enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON };
+typedef struct {
+    const char *name;
+    int type;
+    int initial, min, max;  /* spin bounds; a check is 0 or 1; a button has no value */
+    int value;
+} UciOption;
+
+/* The numbers a UCI `go` may carry, in the order of GO_WORDS; -1 when absent. */
+enum { GO_WTIME, GO_BTIME, GO_WINC, GO_BINC, GO_MOVESTOGO, GO_MOVETIME, GO_DEPTH, GO_NODES, GO_MATE, GO_PERFT, GO_NUMBER_NB };
+typedef struct {
+    long long number[GO_NUMBER_NB];
+    int infinite;
+    int ponder;
+    int search_count;       /* 0: every legal move */
+    Move search_moves[MAX_MOVES];
+} UciGo;
 
 /* match: its options, the opponent, and one game with how it ended. */
 enum { MATCH_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
@@ -343,7 +388,46 @@ static int batch_answer(char *line, const Limits *options, long number);
 static int run_perft(int argc, char **argv);
 static int run_eval(int argc, char **argv);
 static int run_bench(int depth);
+static int run_board(int argc, char **argv);
+static void show_board(const Board *b);
+static void show_perft(Board *b, int depth);
+static void show_eval(const Board *b);
 static void uci_loop(void);
+static size_t input_line_length(size_t from);
+static void input_remove(size_t from, size_t n);
+static int input_fill(int wait);
+static void input_first_word(char *word, size_t size, size_t from, size_t line_length);
+static int uci_read_line(char *line, size_t size);
+static char *uci_word(char **rest);
+static int uci_same_text(const char *a, const char *b);
+static int uci_number(const char *s, long long *out);
+static void uci_append(char *buf, size_t size, const char *word);
+static void uci_execute(char *line);
+static void uci_cmd_uci(char *args);
+static void uci_cmd_isready(char *args);
+static void uci_cmd_ucinewgame(char *args);
+static void uci_cmd_setoption(char *args);
+static void uci_cmd_position(char *args);
+static void uci_cmd_go(char *args);
+static void uci_cmd_idle(char *args);
+static void uci_cmd_quit(char *args);
+static void uci_cmd_d(char *args);
+static void uci_cmd_perft(char *args);
+static void uci_cmd_eval(char *args);
+static void uci_cmd_bench(char *args);
+static void uci_option_set(int id, const char *value);
+static void uci_start_position(void);
+static void uci_push_key(uint64_t key);
+static void uci_parse_go(char *args, UciGo *go);
+static void uci_search(double start);
+static void uci_set_limits(Limits *l, const UciGo *go, double start);
+static void uci_set_deadlines(Limits *l, const UciGo *go, double base);
+static void uci_wait_for_stop(Search *s);
+static void uci_ponderhit(Search *s);
+static void uci_pv(Search *s, char *out, size_t size);
+static void uci_print_info(Search *s, int depth, int score, int bound);
+static void uci_print_bestmove(Search *s);
+static void poll_input(Search *s);
 static int run_match(int argc, char **argv);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
 static int match_load_openings(const char *path, Board **openings, int *count);
@@ -366,13 +450,14 @@ static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char
 static void match_pgn_tag(FILE *out, const char *name, const char *value);
 static void match_pgn_token(FILE *out, int *column, const char *token);
 static double move_budget(double seconds);
+static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard);
 static int time_is_up(Search *s);
-static void poll_input(Search *s);
 static void tt_init(TransTable *tt, size_t megabytes);
 static void tt_free(TransTable *tt);
 static void tt_clear(TransTable *tt);
 static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit);
 static void tt_prefetch(const TransTable *tt, uint64_t key);
+static int tt_hashfull(const TransTable *tt);
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply);
 static int score_to_tt(int score, int ply);
 static int score_from_tt(int score, int ply);
@@ -400,7 +485,7 @@ static void print_usage(FILE *out)
 {
     fprintf(out,
         "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
-        "       engine perft DEPTH [FEN] | eval [FEN] | bench [DEPTH] | uci\n"
+        "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | uci\n"
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
         "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
         "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS\n"
@@ -499,6 +584,8 @@ int main(int argc, char **argv)
         return run_perft(argc, argv);
     if (strcmp(argv[1], "eval") == 0)
         return run_eval(argc, argv);
+    if (strcmp(argv[1], "d") == 0)
+        return run_board(argc, argv);
     if (strcmp(argv[1], "match") == 0)
         return run_match(argc, argv);
     if (strcmp(argv[1], "bench") == 0) {
@@ -782,12 +869,8 @@ int choose_move(char *fen, char *moves, int timeout)
 static int run_perft(int argc, char **argv)
 {
     Board b;
-    MoveList list;
-    char err[200], san[SAN_MAX];
+    char err[200];
     long long depth;
-    uint64_t total = 0;
-    double t0 = clock_now(), elapsed;
-    int i;
 
     if (argc < 3 || argc > 4 || !parse_count(argv[2], 20, &depth)) {
         fprintf(stderr, "error: usage: engine perft DEPTH [FEN], DEPTH from 1 to 20\n");
@@ -797,29 +880,38 @@ static int run_perft(int argc, char **argv)
         fprintf(stderr, "error: %s\n", err);
         return EXIT_BAD_FEN;
     }
-    gen_legal(&b, &list, GEN_ALL);
+    show_perft(&b, (int)depth);
+    return 0;
+}
+
+/* Prints perft's divide: one line per root move (SAN count), then `nodes N`, and the speed on stderr. */
+static void show_perft(Board *b, int depth)
+{
+    MoveList list;
+    char san[SAN_MAX];
+    uint64_t total = 0;
+    double t0 = clock_now(), elapsed;
+    int i;
+    gen_legal(b, &list, GEN_ALL);
     for (i = 0; i < list.count; i++) {
         Undo u;
         uint64_t n;
-        move_to_san(&b, list.moves[i], san);
-        board_make(&b, list.moves[i], &u);
-        n = perft(&b, (int)depth - 1);
-        board_unmake(&b, list.moves[i], &u);
+        move_to_san(b, list.moves[i], san);
+        board_make(b, list.moves[i], &u);
+        n = perft(b, depth - 1);
+        board_unmake(b, list.moves[i], &u);
         total += n;
         printf("%s %llu\n", san, (unsigned long long)n);
     }
     elapsed = clock_now() - t0;
     printf("nodes %llu\n", (unsigned long long)total);
     fprintf(stderr, "time %.3f s, %.0f nodes per second\n", elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
-    return 0;
 }
 
 static int run_eval(int argc, char **argv)
 {
     Board b;
-    EvalTrace tr;
     char err[200];
-    int t, score;
     if (argc > 3) {
         fprintf(stderr, "error: usage: engine eval [FEN] (quote the FEN)\n");
         return EXIT_USAGE;
@@ -828,21 +920,676 @@ static int run_eval(int argc, char **argv)
         fprintf(stderr, "error: %s\n", err);
         return EXIT_BAD_FEN;
     }
-    score = eval_position(&b, &tr);
+    show_eval(&b);
+    return 0;
+}
+
+/* Prints the evaluation of b term by term (middlegame and endgame, per side), then the score. */
+static void show_eval(const Board *b)
+{
+    EvalTrace tr;
+    int t, score = eval_position(b, &tr);
     printf("%-14s %17s %17s %17s\n", "term", "white (mg eg)", "black (mg eg)", "total (mg eg)");
     for (t = 0; t < TERM_NB; t++)
         printf("%-14s %8d %8d %8d %8d %8d %8d\n", eval_term_name(t), tr.mg[t][WHITE], tr.eg[t][WHITE],
                tr.mg[t][BLACK], tr.eg[t][BLACK], tr.mg[t][WHITE] - tr.mg[t][BLACK], tr.eg[t][WHITE] - tr.eg[t][BLACK]);
-    printf("phase %d/%d, endgame scale %d/%d, fifty-move clock %d\n", tr.phase, PHASE_MAX, tr.scale, SCALE_NORMAL, b.halfmove);
+    printf("phase %d/%d, endgame scale %d/%d, fifty-move clock %d\n", tr.phase, PHASE_MAX, tr.scale, SCALE_NORMAL, b->halfmove);
     printf("score %d (white's view), %d (side to move)\n", tr.white_score, score);
+}
+
+/* engine d [FEN]: the board diagram of the position (the start position without a FEN). */
+static int run_board(int argc, char **argv)
+{
+    Board b;
+    char err[200];
+    if (argc > 3) {
+        fprintf(stderr, "error: usage: engine d [FEN] (quote the FEN)\n");
+        return EXIT_USAGE;
+    }
+    if (argc == 3 ? !board_from_fen(&b, argv[2], err, sizeof err) : (board_start(&b), 0)) {
+        fprintf(stderr, "error: %s\n", err);
+        return EXIT_BAD_FEN;
+    }
+    show_board(&b);
     return 0;
+}
+
+/* Prints b as a diagram (rank 8 at the top, black in lower case), then its FEN and key. */
+static void show_board(const Board *b)
+{
+    char fen[FEN_MAX];
+    int rank, file;
+    for (rank = 7; rank >= 0; rank--) {
+        printf("%d ", rank + 1);
+        for (file = 0; file < 8; file++) {
+            int piece = b->squares[make_square(file, rank)];
+            int letter = ".PNBRQK"[piece_type(piece)];
+            printf(" %c", piece_color(piece) == BLACK ? tolower(letter) : letter);
+        }
+        printf("\n");
+    }
+    board_to_fen(b, fen);
+    printf("   a b c d e f g h\nfen %s\nkey %016llx\n", fen, (unsigned long long)b->key);
 }
 
 /* ================================================================= UCI */
 
+/* The Universal Chess Interface (Stefan Meyer-Kahlen, April 2004 text): one command a line
+ * on stdin, answers on stdout. Words it cannot use are named in an `info string` and skipped. */
+
+enum { INPUT_MAX = 1 << 16 };
+enum { OPT_HASH, OPT_MOVE_OVERHEAD, OPT_CLEAR_HASH, OPT_PONDER, OPT_NB };
+
+static UciOption uci_options[OPT_NB] = {
+    { "Hash", OPTION_SPIN, 16, 1, 1024, 16 },
+    { "Move Overhead", OPTION_SPIN, 20, 0, 5000, 20 },
+    { "Clear Hash", OPTION_BUTTON, 0, 0, 0, 0 },
+    { "Ponder", OPTION_CHECK, 0, 0, 1, 0 },
+};
+
+/* The words of `go` that take a number, with the values accepted (a negative clock or
+ * increment, as some GUIs send after a flag fall, reads as 0). */
+static const struct {
+    const char *word;
+    long long min, max;
+} GO_WORDS[GO_NUMBER_NB] = {
+    { "wtime", -1000000000000LL, 1000000000000LL }, { "btime", -1000000000000LL, 1000000000000LL },
+    { "winc", -1000000000000LL, 1000000000000LL }, { "binc", -1000000000000LL, 1000000000000LL },
+    { "movestogo", 0, 1000 }, { "movetime", 0, 1000000000000LL }, { "depth", 1, MAX_DEPTH },
+    { "nodes", 1, 1000000000000000LL }, { "mate", 1, MAX_DEPTH }, { "perft", 1, 20 },
+};
+
+/* The commands of the loop: UCI's, then the debugging ones. */
+static const struct {
+    const char *name;
+    void (*run)(char *args);
+} UCI_COMMANDS[] = {
+    { "uci", uci_cmd_uci }, { "isready", uci_cmd_isready }, { "ucinewgame", uci_cmd_ucinewgame },
+    { "setoption", uci_cmd_setoption }, { "position", uci_cmd_position }, { "go", uci_cmd_go },
+    { "stop", uci_cmd_idle }, { "ponderhit", uci_cmd_idle }, { "quit", uci_cmd_quit },
+    { "d", uci_cmd_d }, { "perft", uci_cmd_perft }, { "eval", uci_cmd_eval }, { "bench", uci_cmd_bench },
+};
+
+/* Bytes read from stdin and not yet used: whole lines, then perhaps the start of one. */
+static struct {
+    char data[INPUT_MAX];
+    size_t len;
+    int eof;
+    int skipping;   /* dropping the rest of a line longer than the buffer */
+} input;
+
+/* The engine between commands: the game as the GUI set it, the table kept across its
+ * moves, the search and the last `go` (for ponderhit). */
+static struct {
+    Board board;
+    uint64_t keys[KEY_HISTORY_MAX];  /* positions since the last irreversible move, the board's last */
+    int key_count;
+    TransTable tt;
+    Search search;
+    UciGo go;
+    int quit;
+} uci;
+
+/* Speaks UCI on stdin/stdout until `quit` or the end of the input. */
 static void uci_loop(void)
 {
-    print_usage(stderr);
+    static char line[INPUT_MAX];
+    if (input_is_terminal())
+        fprintf(stderr, "%s %s speaks UCI: try uci, d, go depth 10, quit (engine --help for the rest)\n",
+                ENGINE_NAME, ENGINE_VERSION);
+    tt_init(&uci.tt, (size_t)uci_options[OPT_HASH].value);
+    uci_start_position();
+    while (!uci.quit && uci_read_line(line, sizeof line))
+        uci_execute(line);
+    tt_free(&uci.tt);
+}
+
+/* Returns the length with its newline of the buffered line that starts at from, or 0 if
+ * that line is not whole yet. */
+static size_t input_line_length(size_t from)
+{
+    const char *newline = memchr(input.data + from, '\n', input.len - from);
+    return newline ? (size_t)(newline - input.data) + 1 - from : 0;
+}
+
+/* Removes n buffered bytes from offset from. */
+static void input_remove(size_t from, size_t n)
+{
+    memmove(input.data + from, input.data + from + n, input.len - from - n);
+    input.len -= n;
+}
+
+/* Reads what stdin holds into the buffer; with wait, blocks until something comes.
+ * Returns 0 once the input has ended (a last line without newline gets one). */
+static int input_fill(int wait)
+{
+    size_t n, skipped;
+    if (input.eof)
+        return 0;
+    if (!wait && !input_waiting())
+        return 1;
+    if (input.len == sizeof input.data && input_line_length(0) > 0)
+        return 1; /* full of whole lines that wait their turn */
+    if (input.len == sizeof input.data) {
+        printf("info string ignored a line longer than %d bytes\n", INPUT_MAX - 1);
+        input.len = 0;
+        input.skipping = 1;
+    }
+    n = input_read(input.data + input.len, sizeof input.data - input.len);
+    input.len += n;
+    input.eof = n == 0;
+    if (input.eof && input.len > 0 && input.data[input.len - 1] != '\n')
+        input.data[input.len++] = '\n';
+    if (input.skipping) {
+        skipped = input_line_length(0);
+        input_remove(0, skipped ? skipped : input.len);
+        input.skipping = !skipped;
+    }
+    return !input.eof;
+}
+
+/* Copies the first word of the buffered line at offset from (line_length bytes) into word. */
+static void input_first_word(char *word, size_t size, size_t from, size_t line_length)
+{
+    const char *p = input.data + from, *end = p + line_length;
+    size_t n = 0;
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    while (p < end && !isspace((unsigned char)*p) && n + 1 < size)
+        word[n++] = *p++;
+    word[n] = '\0';
+}
+
+/* Waits for the next line of input and copies it without its newline, unprintable bytes
+ * as '?' (so that echoing a word back cannot garble the GUI's view); returns 0 at the end. */
+static int uci_read_line(char *line, size_t size)
+{
+    size_t len, i;
+    while ((len = input_line_length(0)) == 0)
+        if (!input_fill(1) && input_line_length(0) == 0)
+            return 0;
+    for (i = 0; i + 1 < len && i + 1 < size; i++)
+        line[i] = isprint((unsigned char)input.data[i]) || isspace((unsigned char)input.data[i]) ? input.data[i] : '?';
+    line[i] = '\0';
+    input_remove(0, len);
+    return 1;
+}
+
+/* Returns the next whitespace-separated word of *rest, cut in place, or NULL at the end. */
+static char *uci_word(char **rest)
+{
+    char *p = *rest, *start;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    if (!*p) {
+        *rest = p;
+        return NULL;
+    }
+    start = p;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    if (*p)
+        *p++ = '\0';
+    *rest = p;
+    return start;
+}
+
+/* Returns 1 if a and b are the same text but for case (UCI option names and values). */
+static int uci_same_text(const char *a, const char *b)
+{
+    for (; *a && tolower((unsigned char)*a) == tolower((unsigned char)*b); a++, b++)
+        ;
+    return *a == '\0' && *b == '\0';
+}
+
+/* Parses a decimal integer with an optional sign and at most 18 digits. */
+static int uci_number(const char *s, long long *out)
+{
+    long long value = 0;
+    int negative = *s == '-', digits = 0;
+    if (*s == '-' || *s == '+')
+        s++;
+    for (; isdigit((unsigned char)*s); s++) {
+        if (++digits > 18)
+            return 0;
+        value = value * 10 + (*s - '0');
+    }
+    if (*s || digits == 0)
+        return 0;
+    *out = negative ? -value : value;
+    return 1;
+}
+
+/* Appends word to the text in buf, a space between words; what does not fit is cut. */
+static void uci_append(char *buf, size_t size, const char *word)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, "%s%s", used ? " " : "", word);
+}
+
+/* Runs one line: the first known command word, with the rest of the line (the protocol
+ * says to skip unknown words before it). */
+static void uci_execute(char *line)
+{
+    char *rest = line, *word, *skipped = NULL;
+    size_t i;
+    while ((word = uci_word(&rest)) != NULL) {
+        for (i = 0; i < sizeof UCI_COMMANDS / sizeof UCI_COMMANDS[0]; i++) {
+            if (strcmp(word, UCI_COMMANDS[i].name) == 0) {
+                if (skipped)
+                    printf("info string skipped unknown '%.40s' before '%s'\n", skipped, word);
+                UCI_COMMANDS[i].run(rest);
+                return;
+            }
+        }
+        if (!skipped)
+            skipped = word;
+    }
+    if (skipped)
+        printf("info string unknown command '%.40s', line ignored (commands: uci isready ucinewgame "
+               "setoption position go stop ponderhit quit d perft eval bench)\n", skipped);
+}
+
+/* uci: names the engine, lists the options, then uciok. */
+static void uci_cmd_uci(char *args)
+{
+    int i;
+    (void)args;
+    printf("id name %s %s\nid author %s\n", ENGINE_NAME, ENGINE_VERSION, ENGINE_AUTHOR);
+    for (i = 0; i < OPT_NB; i++) {
+        const UciOption *o = &uci_options[i];
+        if (o->type == OPTION_SPIN)
+            printf("option name %s type spin default %d min %d max %d\n", o->name, o->initial, o->min, o->max);
+        else if (o->type == OPTION_CHECK)
+            printf("option name %s type check default %s\n", o->name, o->initial ? "true" : "false");
+        else
+            printf("option name %s type button\n", o->name);
+    }
+    printf("uciok\n");
+}
+
+/* isready: everything before it is done. */
+static void uci_cmd_isready(char *args)
+{
+    (void)args;
+    printf("readyok\n");
+}
+
+/* ucinewgame: forgets the last game (hash table, position). */
+static void uci_cmd_ucinewgame(char *args)
+{
+    (void)args;
+    tt_clear(&uci.tt);
+    uci_start_position();
+}
+
+/* setoption name NAME [value VALUE], the name in any case. */
+static void uci_cmd_setoption(char *args)
+{
+    char name[64] = "", value[64] = "", *word = uci_word(&args), *target = name;
+    int i;
+    if (!word || strcmp(word, "name") != 0) {
+        printf("info string setoption: expected 'setoption name NAME [value VALUE]'\n");
+        return;
+    }
+    while ((word = uci_word(&args)) != NULL) {
+        if (target == name && strcmp(word, "value") == 0)
+            target = value;
+        else
+            uci_append(target, sizeof name, word);
+    }
+    for (i = 0; i < OPT_NB; i++) {
+        if (uci_same_text(name, uci_options[i].name)) {
+            uci_option_set(i, value);
+            return;
+        }
+    }
+    printf("info string setoption: no option named '%s' (see uci)\n", name);
+}
+
+/* Gives option id the value text if its type and bounds allow, and applies it. */
+static void uci_option_set(int id, const char *value)
+{
+    UciOption *o = &uci_options[id];
+    long long n;
+    if (o->type == OPTION_SPIN) {
+        if (!uci_number(value, &n) || n < o->min || n > o->max) {
+            printf("info string setoption: %s takes a whole number from %d to %d, not '%s'\n", o->name, o->min, o->max, value);
+            return;
+        }
+        o->value = (int)n;
+    } else if (o->type == OPTION_CHECK) {
+        if (!uci_same_text(value, "true") && !uci_same_text(value, "false")) {
+            printf("info string setoption: %s takes true or false, not '%s'\n", o->name, value);
+            return;
+        }
+        o->value = uci_same_text(value, "true");
+    }
+    if (id == OPT_HASH) {
+        tt_free(&uci.tt);
+        tt_init(&uci.tt, (size_t)o->value);
+    } else if (id == OPT_CLEAR_HASH) {
+        tt_clear(&uci.tt);
+    }
+}
+
+/* Sets the game to the start position. */
+static void uci_start_position(void)
+{
+    board_start(&uci.board);
+    uci.key_count = 0;
+    uci_push_key(uci.board.key);
+}
+
+/* Appends a position to the game's key history, dropping the older half when it is full. */
+static void uci_push_key(uint64_t key)
+{
+    if (uci.key_count == KEY_HISTORY_MAX) {
+        memmove(uci.keys, uci.keys + KEY_HISTORY_MAX / 2, sizeof(uint64_t) * (KEY_HISTORY_MAX - KEY_HISTORY_MAX / 2));
+        uci.key_count -= KEY_HISTORY_MAX / 2;
+    }
+    uci.keys[uci.key_count++] = key;
+}
+
+/* position startpos | fen FEN, then optionally moves M1 M2 ... (e2e4, e1g1, e7e8q). A bad
+ * FEN leaves the position as it was; the moves are played up to the first illegal one. */
+static void uci_cmd_position(char *args)
+{
+    Board b;
+    char fen[2 * FEN_MAX] = "", err[200], *word = uci_word(&args);
+    if (word && strcmp(word, "startpos") == 0) {
+        board_start(&b);
+        word = uci_word(&args);
+    } else if (word && strcmp(word, "fen") == 0) {
+        while ((word = uci_word(&args)) != NULL && strcmp(word, "moves") != 0)
+            uci_append(fen, sizeof fen, word);
+        if (!board_from_fen(&b, fen, err, sizeof err)) {
+            printf("info string position: %s; the position is unchanged\n", err);
+            return;
+        }
+    } else {
+        printf("info string position: expected 'startpos' or 'fen FEN'; the position is unchanged\n");
+        return;
+    }
+    if (word && strcmp(word, "moves") != 0) {
+        printf("info string position: expected 'moves', not '%.40s'; the position is unchanged\n", word);
+        return;
+    }
+    uci.board = b;
+    uci.key_count = 0;
+    uci_push_key(b.key);
+    while ((word = uci_word(&args)) != NULL) {
+        Move m;
+        Undo u;
+        if (move_from_text(&uci.board, word, &m) != PARSE_OK) {
+            board_to_fen(&uci.board, fen);
+            printf("info string position: '%.40s' is not a legal move in %s; it and the moves after it are ignored\n", word, fen);
+            return;
+        }
+        board_make(&uci.board, m, &u);
+        if (uci.board.halfmove == 0)
+            uci.key_count = 0;
+        uci_push_key(uci.board.key);
+    }
+}
+
+/* go [wtime btime winc binc movestogo movetime depth nodes mate N...] [infinite] [ponder]
+ * [searchmoves M...]: searches and answers bestmove; go perft N counts moves instead. */
+static void uci_cmd_go(char *args)
+{
+    double start = clock_now();
+    uci_parse_go(args, &uci.go);
+    if (uci.go.number[GO_PERFT] > 0)
+        show_perft(&uci.board, (int)uci.go.number[GO_PERFT]);
+    else
+        uci_search(start);
+}
+
+/* Reads the words of `go`; one it cannot use is named in an info string and skipped. */
+static void uci_parse_go(char *args, UciGo *go)
+{
+    char *word;
+    int i, in_search_moves = 0;
+    memset(go, 0, sizeof *go);
+    for (i = 0; i < GO_NUMBER_NB; i++)
+        go->number[i] = -1;
+    while ((word = uci_word(&args)) != NULL) {
+        Move m;
+        for (i = 0; i < GO_NUMBER_NB && strcmp(word, GO_WORDS[i].word) != 0; i++)
+            ;
+        if (i < GO_NUMBER_NB) {
+            char *value = uci_word(&args);
+            long long n;
+            in_search_moves = 0;
+            if (value && uci_number(value, &n) && n >= GO_WORDS[i].min && n <= GO_WORDS[i].max)
+                go->number[i] = n > 0 ? n : 0;
+            else
+                printf("info string go: %s takes a whole number from %lld to %lld; ignored\n", word,
+                       GO_WORDS[i].min > 0 ? GO_WORDS[i].min : 0, GO_WORDS[i].max);
+        } else if (strcmp(word, "infinite") == 0) {
+            go->infinite = 1;
+            in_search_moves = 0;
+        } else if (strcmp(word, "ponder") == 0) {
+            go->ponder = 1;
+            in_search_moves = 0;
+        } else if (strcmp(word, "searchmoves") == 0) {
+            in_search_moves = 1;
+        } else if (in_search_moves && move_from_text(&uci.board, word, &m) == PARSE_OK) {
+            go->search_moves[go->search_count++] = m;
+        } else {
+            printf("info string go: '%.40s' ignored\n", word);
+        }
+    }
+}
+
+/* Searches the position as uci.go asks, from start, then answers bestmove (after stop or
+ * ponderhit when the search is infinite or pondering, as the protocol wants). */
+static void uci_search(double start)
+{
+    Search *s = &uci.search;
+    const UciGo *go = &uci.go;
+    MoveList list;
+    uci_set_limits(&s->limits, go, start);
+    s->tt = &uci.tt;
+    s->quit_requested = 0;
+    search_reset(s, &uci.board, uci.keys, uci.key_count);
+    gen_legal(&uci.board, &list, GEN_ALL);
+    s->root_count = go->search_count ? go->search_count : list.count;
+    memcpy(s->root_moves, go->search_count ? go->search_moves : list.moves, sizeof(Move) * (size_t)s->root_count);
+    if (s->root_count == 0) {
+        printf("info depth 0 score %s\nbestmove (none)\n", board_in_check(&uci.board) ? "mate 0" : "cp 0");
+        return;
+    }
+    if (s->root_count == 1 && s->limits.soft_deadline > 0)
+        s->limits.soft_deadline = start; /* a forced move needs one iteration, for the ponder move */
+    iterate(s);
+    uci_wait_for_stop(s);
+    uci_print_bestmove(s);
+    uci.quit = s->quit_requested;
+}
+
+/* Sets the limits of a search from `go`, received at start. A mate in N moves is 2N-1
+ * plies: `go mate N` searches to depth 2N+4 at most, the slack for reductions. */
+static void uci_set_limits(Limits *l, const UciGo *go, double start)
+{
+    memset(l, 0, sizeof *l);
+    l->start = start;
+    l->uci = 1;
+    l->infinite = go->infinite || go->ponder;
+    l->depth_limit = (int)(go->number[GO_DEPTH] > 0 ? go->number[GO_DEPTH] : MAX_DEPTH);
+    if (go->number[GO_MATE] > 0 && 2 * go->number[GO_MATE] + 4 < l->depth_limit)
+        l->depth_limit = (int)(2 * go->number[GO_MATE] + 4);
+    l->node_limit = (uint64_t)(go->number[GO_NODES] > 0 ? go->number[GO_NODES] : 0);
+    if (!l->infinite)
+        uci_set_deadlines(l, go, start);
+}
+
+/* Sets the deadlines of a timed `go`, counted from base: movetime, or the clock of the side
+ * to move, each less Move Overhead (a movetime keeps at least half its time). */
+static void uci_set_deadlines(Limits *l, const UciGo *go, double base)
+{
+    int white = uci.board.side == WHITE;
+    long long left = go->number[white ? GO_WTIME : GO_BTIME], inc = go->number[white ? GO_WINC : GO_BINC];
+    long long movetime = go->number[GO_MOVETIME], moves_to_go = go->number[GO_MOVESTOGO];
+    double overhead = uci_options[OPT_MOVE_OVERHEAD].value / 1000.0, soft = DBL_MAX, hard = DBL_MAX;
+    if (left >= 0)
+        time_for_clock(left / 1000.0, inc > 0 ? inc / 1000.0 : 0, (int)(moves_to_go > 0 ? moves_to_go : 0), overhead, &soft, &hard);
+    if (movetime >= 0) {
+        double t = movetime / 1000.0, budget = t - overhead > t / 2 ? t - overhead : t / 2;
+        soft = budget < soft ? budget : soft;
+        hard = budget < hard ? budget : hard;
+    }
+    if (hard < DBL_MAX) {
+        l->soft_deadline = base + soft;
+        l->hard_deadline = base + hard;
+    }
+}
+
+/* When an infinite or ponder search has ended by itself, waits for stop, quit or ponderhit. */
+static void uci_wait_for_stop(Search *s)
+{
+    while (s->limits.infinite && !s->stop) {
+        input_fill(1);
+        poll_input(s);
+    }
+}
+
+/* ponderhit: the opponent played the expected move, so the ponder search goes on as a timed
+ * one, on our clock that starts now. */
+static void uci_ponderhit(Search *s)
+{
+    if (!uci.go.ponder)
+        return;
+    uci.go.ponder = 0;
+    s->limits.infinite = uci.go.infinite;
+    if (!s->limits.infinite)
+        uci_set_deadlines(&s->limits, &uci.go, clock_now());
+}
+
+/* In UCI, acts on the commands that came during the search: stop, quit, isready and
+ * ponderhit at once; others wait in the buffer for the loop, and a `go` waits for this
+ * search to end, with whatever follows it (as Stockfish's input thread does). At the end
+ * of the input an infinite or ponder search stops: nothing else could stop it. */
+static void poll_input(Search *s)
+{
+    size_t from = 0, len;
+    input_fill(0);
+    while (!s->stop && (len = input_line_length(from)) > 0) {
+        char word[16];
+        input_first_word(word, sizeof word, from, len);
+        if (strcmp(word, "go") == 0)
+            break;
+        if (strcmp(word, "isready") == 0) {
+            printf("readyok\n");
+        } else if (strcmp(word, "ponderhit") == 0) {
+            uci_ponderhit(s);
+        } else if (strcmp(word, "stop") == 0 || strcmp(word, "quit") == 0) {
+            s->stop = 1;
+            s->quit_requested = word[0] == 'q';
+        } else {
+            from += len;
+            continue;
+        }
+        input_remove(from, len);
+    }
+    if (input.eof && s->limits.infinite)
+        s->stop = 1;
+}
+
+/* Writes the principal variation in coordinates, a space before each move, as far as it stays legal. */
+static void uci_pv(Search *s, char *out, size_t size)
+{
+    Board b = s->board;
+    Undo u;
+    int i;
+    size_t used = 0;
+    out[0] = '\0';
+    for (i = 0; i < s->pv_len[0] && used + 8 < size && move_is_legal(&b, s->pv[0][i]); i++) {
+        out[used++] = ' ';
+        move_to_uci(s->pv[0][i], out + used);
+        used += strlen(out + used);
+        board_make(&b, s->pv[0][i], &u);
+    }
+}
+
+/* Writes the info line of an iteration, or of an aspiration fail with its bound. */
+static void uci_print_info(Search *s, int depth, int score, int bound)
+{
+    double elapsed = clock_now() - s->limits.start;
+    char pv[8 * (MAX_PLY + 1)];
+    int mate = score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2;
+    uci_pv(s, pv, sizeof pv);
+    printf("info depth %d seldepth %d multipv 1 score %s %d%s nodes %llu nps %.0f hashfull %d time %.0f pv%s\n",
+           depth, s->seldepth, abs(score) >= SCORE_MATE_BOUND ? "mate" : "cp", abs(score) >= SCORE_MATE_BOUND ? mate : score,
+           bound == BOUND_LOWER ? " lowerbound" : bound == BOUND_UPPER ? " upperbound" : "",
+           (unsigned long long)s->nodes, elapsed > 0 ? s->nodes / elapsed : 0.0, tt_hashfull(s->tt), elapsed * 1000, pv);
+}
+
+/* Answers bestmove, with the reply the PV expects as the ponder move when there is one. */
+static void uci_print_bestmove(Search *s)
+{
+    Board b = s->board;
+    Undo u;
+    char best[6], ponder[6];
+    move_to_uci(s->best_move, best);
+    board_make(&b, s->best_move, &u);
+    if (s->pv_len[0] >= 2 && s->pv[0][0] == s->best_move && move_is_legal(&b, s->pv[0][1])) {
+        move_to_uci(s->pv[0][1], ponder);
+        printf("bestmove %s ponder %s\n", best, ponder);
+    } else {
+        printf("bestmove %s\n", best);
+    }
+}
+
+/* stop and ponderhit between searches: there is nothing to stop. */
+static void uci_cmd_idle(char *args)
+{
+    (void)args;
+}
+
+/* quit: leaves the loop. */
+static void uci_cmd_quit(char *args)
+{
+    (void)args;
+    uci.quit = 1;
+}
+
+/* d: the board diagram, FEN and key of the current position. */
+static void uci_cmd_d(char *args)
+{
+    (void)args;
+    show_board(&uci.board);
+}
+
+/* perft N: the move-generation count of the current position, as `engine perft`. */
+static void uci_cmd_perft(char *args)
+{
+    char *word = uci_word(&args);
+    long long depth;
+    if (!word || !parse_count(word, 20, &depth)) {
+        printf("info string perft takes a depth from 1 to 20\n");
+        return;
+    }
+    show_perft(&uci.board, (int)depth);
+}
+
+/* eval: the static evaluation of the current position, term by term, as `engine eval`. */
+static void uci_cmd_eval(char *args)
+{
+    (void)args;
+    show_eval(&uci.board);
+}
+
+/* bench [DEPTH]: the bench signature, as `engine bench`. */
+static void uci_cmd_bench(char *args)
+{
+    char *word = uci_word(&args);
+    long long depth = 0;
+    if (word && !parse_count(word, MAX_DEPTH, &depth)) {
+        printf("info string bench takes a depth from 1 to %d\n", MAX_DEPTH);
+        return;
+    }
+    run_bench((int)depth);
 }
 
 /* =============================================================== match */
@@ -1309,6 +2056,21 @@ static double move_budget(double seconds)
     return seconds - (0.020 + 0.05 * seconds);
 }
 
+/* Splits a real clock (seconds left and increment for the side to move, moves to the next
+ * time control or 0 for sudden death) into a soft budget (no new iteration after it) and a
+ * hard one, keeping overhead in reserve. The usual shape (chessprogramming.org "Time
+ * Management"): the time left spread over the moves to go (40 in sudden death) plus most
+ * of the increment; the hard budget four times that; neither above half of what is left
+ * (nine tenths on the last move before a new control), so the clock shrinks geometrically. */
+static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard)
+{
+    double usable = left - overhead > 0.001 ? left - overhead : 0.001;
+    double cap = usable * (moves_to_go == 1 ? 0.9 : 0.5);
+    double target = usable / (moves_to_go > 0 && moves_to_go < 40 ? moves_to_go : 40) + 0.75 * inc;
+    *soft = target < cap ? target : cap;
+    *hard = 4 * target < cap ? 4 * target : cap;
+}
+
 /* Checks the clock, node limit and (in UCI) stdin every 256 nodes. */
 static int time_is_up(Search *s)
 {
@@ -1323,12 +2085,6 @@ static int time_is_up(Search *s)
     if (s->limits.uci)
         poll_input(s);
     return s->stop;
-}
-
-static void poll_input(Search *s)
-{
-    if (input_waiting())
-        s->stop = 1;
 }
 
 /* ============================================================== search */
@@ -1884,10 +2640,14 @@ static void pv_to_san(Search *s, char *out, size_t size)
     }
 }
 
+/* Reports an iteration, or an aspiration fail with its bound: a UCI info line, or with
+ * --verbose one line on stderr. */
 static void report_iteration(Search *s, int depth, int score, int bound)
 {
     double elapsed = clock_now() - s->limits.start;
     char pv[600];
+    if (s->limits.uci)
+        uci_print_info(s, depth, score, bound);
     if (!s->limits.verbose)
         return;
     pv_to_san(s, pv, sizeof pv);
@@ -1907,7 +2667,6 @@ static void iterate(Search *s)
 {
     int depth, score = 0, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH;
     s->best_move = s->root_moves[0];
-    s->limits.start = process_start;
     for (depth = 1; depth <= max_depth; depth++) {
         int delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
         if (depth >= 5) {
@@ -2011,6 +2770,19 @@ static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit)
             victim = e;
     }
     return victim;
+}
+
+/* Returns how full the table is in permille (UCI hashfull): the share of the first 1000
+ * entries written by the current search, as Stockfish counts it. */
+static int tt_hashfull(const TransTable *tt)
+{
+    size_t i, used = 0, seen = 0;
+    int j;
+    for (i = 0; i < tt->count && seen < 1000; i++) {
+        for (j = 0; j < TT_BUCKET; j++, seen++)
+            used += tt->buckets[i].entry[j].bound != BOUND_NONE && tt->buckets[i].entry[j].age == tt->age;
+    }
+    return seen ? (int)(used * 1000 / seen) : 0;
 }
 
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply)

@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# tests/uci.sh: the UCI mode of ./engine, driven through a pipe as a GUI drives it:
+# handshake, options, positions (with moves, FEN + moves), every kind of go, stop, quit
+# and isready while searching, ponder, debug commands, bad input. Every answer is checked.
+# Usage: tests/uci.sh [ENGINE]. Takes a few seconds; ends with "N passed, N failed".
+set -u
+ENGINE=${1:-./engine}
+pass=0; fail=0
+START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+MATE1="6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+INFO='^info depth [0-9]+ seldepth [0-9]+ multipv 1 score (cp -?[0-9]+|mate -?[0-9]+)( lowerbound| upperbound)? nodes [0-9]+ nps [0-9]+ hashfull [0-9]+ time [0-9]+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$'
+MOVE='[a-h][1-8][a-h][1-8][qrbn]?'
+tmp=$(mktemp -d)
+trap 'kill "${PID:-}" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+not() { ! "$@"; }
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+
+# start ARGS...: runs the engine as a coprocess, its stdin on fd $TO, its stdout on fd $FROM
+# (copies that outlive it, unlike bash's ENG array), its stderr in a file.
+start() {
+  coproc ENG { exec "$ENGINE" "$@" 2>"$tmp/stderr"; }
+  PID=$ENG_PID
+  exec {FROM}<&"${ENG[0]}" {TO}>&"${ENG[1]}"
+  eval "exec ${ENG[0]}<&- ${ENG[1]}>&-"
+}
+send() { printf '%s\n' "$@" >&"$TO"; }
+# expect ERE [SECONDS]: reads lines until one matches; all lines read are in $got, the match in $line.
+expect() {
+  local l; got=""; line=""
+  while IFS= read -r -t "${2:-5}" l <&"$FROM"; do
+    got+="$l"$'\n'
+    if [[ $l =~ $1 ]]; then line=$l; return 0; fi
+  done
+  return 1
+}
+# sync: isready/readyok; $got then holds everything the engine wrote before readyok.
+sync() { send isready; expect '^readyok$'; }
+# infos_ok: every info line in $got other than info string has the full UCI shape.
+infos_ok() { ! printf '%s' "$got" | grep '^info ' | grep -v '^info string ' | grep -Evq "$INFO"; }
+# legal_reply POSITION MOVES: the engine accepts MOVES after POSITION without complaint.
+legal_reply() { send "position $1 moves $2"; sync && [[ $got != *"info string"* ]]; }
+# timed_go COMMAND: sends it, waits for bestmove; $ms is the time taken, $line the bestmove.
+timed_go() { local t0; t0=$(now_ms); send "$1"; expect '^bestmove' 10; local r=$?; ms=$(( $(now_ms) - t0 )); return $r; }
+# exits_within MS: the engine process ends within MS milliseconds with status 0.
+exits_within() {
+  local i status
+  for ((i = 0; i < $1; i += 5)); do kill -0 "$PID" 2>/dev/null || break; sleep 0.005; done
+  wait "$PID" 2>/dev/null; status=$?
+  ! kill -0 "$PID" 2>/dev/null && [ "$status" -eq 0 ]
+}
+
+start
+# Handshake: ids, the options, uciok, and nothing else.
+send uci
+check "uci answers uciok" expect '^uciok$'
+check "id name with version" grep -q "^id name Boxer [0-9]" <<<"$got"
+check "id author" grep -q "^id author " <<<"$got"
+check "option Hash" grep -q "^option name Hash type spin default [0-9]* min 1 max [0-9]*$" <<<"$got"
+check "option Move Overhead" grep -q "^option name Move Overhead type spin default [0-9]* min 0 max [0-9]*$" <<<"$got"
+check "option Clear Hash" grep -q "^option name Clear Hash type button$" <<<"$got"
+check "option Ponder" grep -q "^option name Ponder type check default false$" <<<"$got"
+check "handshake has protocol lines only" test -z "$(grep -Ev '^(id|option|uciok)' <<<"$got")"
+check "isready" sync
+check "nothing before readyok" test "$got" = $'readyok\n'
+
+# Options: good values are silent, bad ones are named.
+send "setoption name Hash value 8" "setoption name move overhead value 30" "setoption name Clear Hash" \
+     "setoption name Ponder value true" "ucinewgame"
+check "good setoptions are silent" sync
+check "good setoptions print nothing" test "$got" = $'readyok\n'
+send "setoption name Hash value 0"; sync
+check "Hash 0 refused" grep -q "^info string setoption: Hash" <<<"$got"
+send "setoption name Hash value lots"; sync
+check "Hash lots refused" grep -q "^info string setoption: Hash" <<<"$got"
+send "setoption name Frobnicate value 3"; sync
+check "unknown option named" grep -q "^info string .*Frobnicate" <<<"$got"
+send "setoption name Ponder value maybe"; sync
+check "check option takes true/false" grep -q "^info string .*Ponder" <<<"$got"
+send "setoption"; sync
+check "bare setoption" grep -q "^info string setoption" <<<"$got"
+
+# Positions: startpos with moves (castling as e1g1), FEN with moves as Arena sends it.
+send "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1" d; sync
+check "startpos + moves" grep -q "^fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4$" <<<"$got"
+check "d draws the board" grep -q "^1  R N B Q \. R K \.$" <<<"$got"
+send "position fen 4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 2 moves e5d6 e8d7 b7b8q" d; sync
+check "fen + moves (en passant, promotion)" grep -q "^fen 1Q6/3k4/3P4/8/8/8/8/4K3 b - - 0 3$" <<<"$got"
+send "position fen $MATE1" d; sync
+check "fen without moves" grep -q "^fen $MATE1$" <<<"$got"
+
+# Bad positions: named, never fatal.
+send "position fen not a fen" d; sync
+check "bad FEN named" grep -q "^info string position:" <<<"$got"
+check "bad FEN keeps the position" grep -q "^fen $MATE1$" <<<"$got"
+send "position startpos moves e2e4 e7e5 e1e3 d2d4" d; sync
+check "illegal move named" grep -q "^info string position: 'e1e3' is not a legal move" <<<"$got"
+check "moves before it played" grep -q "^fen rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2$" <<<"$got"
+send "position middle" "position startpos junk" "position"; sync
+check "malformed position lines named" test "$(grep -c '^info string position' <<<"$got")" -eq 3
+
+# go movetime: info lines of the full shape, a legal bestmove with a ponder move, on time.
+send "position startpos moves e2e4"
+timed_go "go movetime 300"
+check "go movetime 300 answers" test -n "$line"
+check "movetime info lines" infos_ok
+check "movetime searched several depths" test "$(grep -c '^info depth' <<<"$got")" -ge 4
+check "bestmove with ponder" grep -Eq "^bestmove $MOVE ponder $MOVE$" <<<"$line"
+check "movetime 300 took ${ms} ms" test "$ms" -ge 200 -a "$ms" -le 400
+best=${line#bestmove }; best=${best/ ponder/}
+check "bestmove and ponder are legal" legal_reply "startpos" "e2e4 $best"
+
+# go infinite: readyok at once while searching, then stop answered within 50 ms.
+send "position startpos" "go infinite"
+sleep 0.3
+t0=$(now_ms); send isready
+check "isready during the search" expect '^readyok$' 1
+check "readyok came before bestmove" test -z "$(grep '^bestmove' <<<"$got")"
+ready_ms=$(( $(now_ms) - t0 ))
+check "readyok within 50 ms (${ready_ms} ms)" test "$ready_ms" -le 50
+sleep 0.2
+timed_go stop
+check "stop answered" test -n "$line"
+check "stop answered within 50 ms (${ms} ms)" test "$ms" -le 50
+check "infinite info lines" infos_ok
+
+# go depth and go nodes.
+send "position startpos"
+timed_go "go depth 6"
+check "go depth 6 reaches depth 6 and stops" test "$(grep '^info depth' <<<"$got" | tail -1 | cut -d' ' -f3)" = 6
+check "go depth info lines" infos_ok
+timed_go "go nodes 20000"
+n=$(grep '^info depth' <<<"$got" | tail -1 | sed 's/.* nodes \([0-9]*\) .*/\1/')
+check "go nodes 20000 stays near the limit (${n:-none})" test "${n:-0}" -gt 0 -a "${n:-0}" -le 21000
+
+# Clocks: sudden death, increment, moves to go, almost no time; all well inside the clock.
+timed_go "go wtime 2000 btime 2000"
+check "2 s sudden death: ${ms} ms" test -n "$line" -a "$ms" -le 1000
+timed_go "go wtime 500 btime 500 winc 100 binc 100"
+check "0.5 s + 0.1 s: ${ms} ms" test -n "$line" -a "$ms" -le 250
+timed_go "go wtime 400 btime 400 movestogo 1"
+check "400 ms for the last move of a control: ${ms} ms" test -n "$line" -a "$ms" -le 400
+timed_go "go wtime 5 btime 5"
+check "5 ms left: ${ms} ms" test -n "$line" -a "$ms" -le 40
+timed_go "go btime 1 wtime -30"
+check "a negative clock: ${ms} ms" test -n "$line" -a "$ms" -le 40
+send "position startpos moves e2e4 e7e5 d1h5 e8e7"
+timed_go "go wtime 60000 btime 60000"
+check "forced reply answered fast: $line in ${ms} ms" test "${line%% *}" = bestmove -a "$ms" -le 100
+
+# Ponder: ponderhit turns it into a timed search; stop ends it.
+send "position startpos moves e2e4 e7e5" "go ponder wtime 1000 btime 1000"
+sleep 0.3
+check "no bestmove while pondering" not expect '^bestmove' 0.1
+timed_go ponderhit
+check "ponderhit: bestmove within the budget (${ms} ms)" test -n "$line" -a "$ms" -le 600
+send "go ponder wtime 1000 btime 1000"
+sleep 0.2
+timed_go stop
+check "stop ends pondering (${ms} ms)" test -n "$line" -a "$ms" -le 50
+
+# Mate, mated, stalemate, searchmoves.
+send "position fen $MATE1"
+timed_go "go mate 1"
+check "go mate 1 finds Rd8#" test "$line" = "bestmove d1d8"
+check "score mate 1" grep -q "score mate 1 " <<<"$got"
+send "position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+timed_go "go depth 3"
+check "checkmated: bestmove (none)" test "$line" = "bestmove (none)"
+check "checkmated: score mate 0" grep -q "^info depth 0 score mate 0$" <<<"$got"
+send "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+timed_go "go movetime 100"
+check "stalemate: bestmove (none)" test "$line" = "bestmove (none)"
+send "position startpos"
+timed_go "go depth 5 searchmoves a2a3 h2h3"
+check "searchmoves limits the root: $line" grep -Eq '^bestmove (a2a3|h2h3)( |$)' <<<"$line"
+
+# Malformed go: named, and still answered.
+timed_go "go depth x movetime 100 frob"
+check "bad go words named" test "$(grep -c '^info string go' <<<"$got")" -eq 2
+check "bad go still answers" test -n "$line"
+
+# Unknown commands, protocol-style skipping, empty and binary lines.
+send "hello world" "joho isready" "" "   " $'\x01\x02\xff'
+expect '^readyok$'
+check "unknown command named" grep -q "^info string unknown command 'hello'" <<<"$got"
+check "unknown word skipped before a command" grep -q "^info string skipped unknown 'joho' before 'isready'" <<<"$got"
+send "$(head -c 70000 /dev/zero | tr '\0' 'x')"; sync
+check "a 70 kB line is ignored" grep -q "^info string ignored a line longer" <<<"$got"
+send "stop" "ponderhit"; sync
+check "stop and ponderhit while idle are silent" test "$got" = $'readyok\n'
+
+check "stdout only: nothing on stderr in a pipe" test ! -s "$tmp/stderr"
+
+# Debug commands in the loop (perft and bench add their speed on stderr).
+send "position startpos" "perft 3"
+check "perft 3" expect '^nodes 8902$'
+check "perft divide lines" test "$(grep -c '^[A-Za-z][a-z0-9]* [0-9]*$' <<<"$got")" -eq 21
+send "go perft 2"
+check "go perft 2" expect '^nodes 400$'
+send "perft x"; sync
+check "perft x named" grep -q "^info string perft" <<<"$got"
+send "eval"
+check "eval" expect '^score '
+send "bench 2"
+check "bench 2" expect '^nodes [0-9]+$' 20
+
+# The search keeps a repetition draw in mind: with Black's queen hanging to a perpetual-free
+# position it is enough that the position after the moves is searched without complaint.
+send "position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"
+timed_go "go depth 4"
+best=${line#bestmove }
+check "after a repeated line: a legal move" legal_reply "startpos" "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 ${best%% *}"
+
+# quit while searching: bestmove, then the process ends at once.
+send "go infinite"; sleep 0.2; send quit
+check "quit during the search answers" expect '^bestmove' 1
+check "quit during the search exits" exits_within 500
+
+# engine uci works too; the end of input ends the loop.
+exec {TO}>&- {FROM}<&-
+start uci
+send uci
+check "engine uci handshake" expect '^uciok$'
+exec {TO}>&-
+check "end of input exits" exits_within 1000
+out=$(printf 'position startpos\ngo depth 3\n' | timeout 5 "$ENGINE")
+check "piped go depth 3 without quit answers" grep -q '^bestmove' <<<"$out"
+out=$(printf 'go infinite\n' | timeout 5 "$ENGINE")
+check "end of input ends an infinite search" grep -q '^bestmove' <<<"$out"
+
+# The d subcommand.
+out=$("$ENGINE" d "$MATE1")
+check "engine d FEN" grep -q "^fen $MATE1$" <<<"$out"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
