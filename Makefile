@@ -31,12 +31,16 @@ tests/unit: tests/unit.c movement.c extra.c $(HEADERS)
 engine-debug: $(SOURCES) $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) $(SOURCES) -o $@
 
+# The mating test includes engine.c itself (its main renamed) to call the one-shot decision.
+tests/endgame: tests/endgame.c $(SOURCES) $(HEADERS)
+	$(CC) $(WARNINGS) $(CFLAGS) -Wno-missing-prototypes tests/endgame.c movement.c extra.c -o $@
+
 tests/unit-debug: tests/unit.c movement.c extra.c $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) -Wno-missing-prototypes tests/unit.c movement.c extra.c -o $@
 
 # Every test; perft counts up to PERFT_CAP nodes per position and depth (about a minute).
-test: engine tests/unit
-	bash tests/run-all.sh ./engine ./tests/unit $(PERFT_CAP)
+test: engine tests/unit tests/endgame
+	ENDGAME=./tests/endgame bash tests/run-all.sh ./engine ./tests/unit $(PERFT_CAP)
 
 # The same tests with assertions (board_is_ok after make/unmake) and sanitizers.
 debug: engine-debug tests/unit-debug
@@ -68,4 +72,4 @@ run: web
 	python3 -m http.server 8000 --directory web
 
 clean:
-	rm -f engine engine-debug tests/unit tests/unit-debug web/engine.wasm
+	rm -f engine engine-debug tests/unit tests/unit-debug tests/endgame web/engine.wasm

@@ -27,6 +27,7 @@ static inline uint64_t bit(int sq);
 static inline int bit_last(uint64_t set);
 static inline int relative_rank(int color, int sq);
 static inline int distance(int a, int b);
+static inline int manhattan(int a, int b);
 static uint64_t pawn_attack_set(uint64_t pawns, int color);
 static void eval_material(EvalInfo *ei, int color);
 static void eval_pawns(EvalInfo *ei, int color);
@@ -197,6 +198,11 @@ static inline int bit_last(uint64_t set)
     return bit_first(set);
 }
 static inline int relative_rank(int color, int sq) { return color == WHITE ? square_rank(sq) : 7 - square_rank(sq); }
+
+static inline int manhattan(int a, int b)
+{
+    return abs(square_file(a) - square_file(b)) + abs(square_rank(a) - square_rank(b));
+}
 
 static inline int distance(int a, int b)
 {
@@ -387,7 +393,7 @@ static void eval_passed(EvalInfo *ei, int color)
 static void eval_mating(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
-    int weak = !color, wk = b->king_sq[weak], sk = b->king_sq[color], edge, bonus;
+    int weak = !color, wk = b->king_sq[weak], sk = b->king_sq[color], edge, bonus, room;
     uint64_t bishops = b->pieces[make_piece(color, BISHOP)];
     ei->score[TERM_MATING][color] = 0;
     if (b->occupied[weak] != bit(wk) || non_pawn_material(b, color) < VALUE_ROOK
@@ -395,13 +401,18 @@ static void eval_mating(EvalInfo *ei, int color)
         return;
     edge = 3 - (square_file(wk) < 4 ? square_file(wk) : 7 - square_file(wk))
          + 3 - (square_rank(wk) < 4 ? square_rank(wk) : 7 - square_rank(wk));
-    bonus = 20 * edge + 10 * (7 - distance(wk, sk));
+    /* squares the bare king can still go to: fewer is closer to mate */
+    room = bit_count(piece_attacks(b, KING, weak, wk) & ~ei->attacks[color]);
+    bonus = 15 * (7 - distance(wk, sk)) + 20 * (8 - room);
     if (bit_count(b->occupied[color]) == 3 && bishops && b->pieces[make_piece(color, KNIGHT)]) {
-        /* the bishop's colour decides the corner: a1/h8 are dark squares */
+        /* only a corner of the bishop's colour will do: a1 and h8 are dark */
         int dark = ((square_file(bit_first(bishops)) + square_rank(bit_first(bishops))) & 1) == 0;
         int c1 = dark ? 0 : 7, c2 = dark ? 63 : 56;
-        int to_corner = distance(wk, c1) < distance(wk, c2) ? distance(wk, c1) : distance(wk, c2);
-        bonus += 40 * (7 - to_corner);
+        int m1 = manhattan(wk, c1), m2 = manhattan(wk, c2);
+        bonus += 60 * (14 - (m1 < m2 ? m1 : m2))
+               + 10 * (7 - distance(wk, bit_first(b->pieces[make_piece(color, KNIGHT)])));
+    } else {
+        bonus += 30 * edge;
     }
     ei->score[TERM_MATING][color] = S(0, bonus + 200);
 }
@@ -487,6 +498,15 @@ int eval_position(const Board *b, EvalTrace *trace)
         eval_mating(&ei, c);
     }
     ei.score[TERM_TEMPO][b->side] = TEMPO;
+    for (c = WHITE; c <= BLACK; c++)
+        if (ei.score[TERM_MATING][c]) {
+            /* against a bare king only the material and the mating pattern count */
+            int mating = ei.score[TERM_MATING][c] + S(0, non_pawn_material(b, c));
+            for (t = 0; t < TERM_NB; t++)
+                ei.score[t][WHITE] = ei.score[t][BLACK] = 0;
+            ei.score[TERM_MATING][c] = mating;
+            break;
+        }
     for (t = 0; t < TERM_NB; t++) {
         mg += mg_of(ei.score[t][WHITE]) - mg_of(ei.score[t][BLACK]);
         eg += eg_of(ei.score[t][WHITE]) - eg_of(ei.score[t][BLACK]);
