@@ -1375,7 +1375,10 @@ static void uci_parse_go(char *args, UciGo *go)
         } else if (strcmp(word, "searchmoves") == 0) {
             in_search_moves = 1;
         } else if (in_search_moves && move_from_text(&uci.board, word, &m) == PARSE_OK) {
-            go->search_moves[go->search_count++] = m;
+            for (i = 0; i < go->search_count && go->search_moves[i] != m; i++)
+                ;
+            if (i == go->search_count) /* each legal move once, so they fit in MAX_MOVES */
+                go->search_moves[go->search_count++] = m;
         } else {
             printf("info string go: '%.40s' ignored\n", word);
         }

@@ -177,6 +177,8 @@ check "stalemate: bestmove (none)" test "$line" = "bestmove (none)"
 send "position startpos"
 timed_go "go depth 5 searchmoves a2a3 h2h3"
 check "searchmoves limits the root: $line" grep -Eq '^bestmove (a2a3|h2h3)( |$)' <<<"$line"
+timed_go "go depth 3 searchmoves $(printf 'g1f3 %.0s' {1..300})"
+check "a move listed 300 times: $line" grep -Eq '^bestmove g1f3( |$)' <<<"$line"
 
 # Malformed go: named, and still answered.
 timed_go "go depth x movetime 100 frob"
