@@ -377,6 +377,7 @@ typedef struct {
 
 /* prototypes */
 static void print_usage(FILE *out);
+static void print_line(FILE *out, const char *format, ...);
 static int parse_seconds(const char *s, double *out);
 static int parse_count(const char *s, long long max, long long *out);
 static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits);
@@ -518,6 +519,22 @@ static void print_usage(FILE *out)
         "  engine perft 5\n");
 }
 
+/* Prints one line to out: the formatted text, cut to 511 bytes, each byte that is not
+ * printable ASCII (a newline, escape or UTF-8 byte quoted from the input) as '?'. */
+static void print_line(FILE *out, const char *format, ...)
+{
+    char line[512];
+    va_list ap;
+    size_t i;
+    va_start(ap, format);
+    vsnprintf(line, sizeof line, format, ap);
+    va_end(ap);
+    for (i = 0; line[i]; i++)
+        if (!isprint((unsigned char)line[i]))
+            line[i] = '?';
+    fprintf(out, "%s\n", line);
+}
+
 /* Parses a positive decimal number of seconds, at most a day. */
 static int parse_seconds(const char *s, double *out)
 {
@@ -615,7 +632,7 @@ int main(int argc, char **argv)
                 limits.node_limit = (uint64_t)n;
             i++;
         } else {
-            fprintf(stderr, "error: unknown option '%s' (see --help)\n", argv[i]);
+            print_line(stderr, "error: unknown option '%.40s' (see --help)", argv[i]);
             return EXIT_USAGE;
         }
     }
@@ -632,7 +649,7 @@ int main(int argc, char **argv)
     {
         double seconds;
         if (!parse_seconds(argv[i + 2], &seconds)) {
-            fprintf(stderr, "error: time '%s' is not a positive number of seconds (at most 86400)\n", argv[i + 2]);
+            print_line(stderr, "error: time '%.40s' is not a positive number of seconds (at most 86400)", argv[i + 2]);
             return EXIT_USAGE;
         }
         return run_one_shot(argv[i], argv[i + 1], seconds, &limits);
@@ -645,7 +662,7 @@ static int run_one_shot(const char *fen, const char *moves, double seconds, Limi
     int index = -1;
     int status = decide(fen, moves, seconds, limits, &index, err, sizeof err, warning, sizeof warning);
     if (status != 0) {
-        fprintf(stderr, "error: %s\n", err);
+        print_line(stderr, "error: %s", err);
         return status;
     }
     if (warning[0])
@@ -722,7 +739,7 @@ static int batch_answer(char *line, const Limits *options, long number)
         printf("%d\n", index);
         return 0;
     }
-    printf("error: %s\n", err);
+    print_line(stdout, "error: %s", err);
     return 1;
 }
 
@@ -877,7 +894,7 @@ static int run_perft(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (argc == 4 ? !board_from_fen(&b, argv[3], err, sizeof err) : (board_start(&b), 0)) {
-        fprintf(stderr, "error: %s\n", err);
+        print_line(stderr, "error: %s", err);
         return EXIT_BAD_FEN;
     }
     show_perft(&b, (int)depth);
@@ -917,7 +934,7 @@ static int run_eval(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (argc == 3 ? !board_from_fen(&b, argv[2], err, sizeof err) : (board_start(&b), 0)) {
-        fprintf(stderr, "error: %s\n", err);
+        print_line(stderr, "error: %s", err);
         return EXIT_BAD_FEN;
     }
     show_eval(&b);
@@ -947,7 +964,7 @@ static int run_board(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (argc == 3 ? !board_from_fen(&b, argv[2], err, sizeof err) : (board_start(&b), 0)) {
-        fprintf(stderr, "error: %s\n", err);
+        print_line(stderr, "error: %s", err);
         return EXIT_BAD_FEN;
     }
     show_board(&b);
