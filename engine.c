@@ -149,6 +149,7 @@ static int child_start(Child *c, const char *command, char *err, size_t err_size
             dup2(null, 2);
         close(in[1]);
         close(out[0]);
+        signal(SIGPIPE, SIG_DFL); /* undo our SIG_IGN, which exec would pass on */
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
@@ -168,20 +169,26 @@ static int child_start(Child *c, const char *command, char *err, size_t err_size
 #endif
 }
 
-/* Writes line and a newline to the child; returns 0 if it cannot take them. */
+/* Writes line and its newline to the child in one write, as a GUI does; returns 0 if the
+ * child cannot take them or the line is too long. */
 static int child_send(Child *c, const char *line)
 {
 #if HAVE_POSIX
+    char buf[8192];
     size_t len = strlen(line), done = 0;
-    while (c->pid && done <= len) {
-        ssize_t n = done < len ? write(c->to_child, line + done, len - done) : write(c->to_child, "\n", 1);
+    if (!c->pid || len + 1 > sizeof buf)
+        return 0;
+    memcpy(buf, line, len);
+    buf[len++] = '\n';
+    while (done < len) {
+        ssize_t n = write(c->to_child, buf + done, len - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             return 0;
         done += (size_t)n;
     }
-    return c->pid != 0;
+    return 1;
 #else
     (void)c;
     (void)line;
