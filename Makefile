@@ -8,7 +8,7 @@ HEADERS = movement.h extra.h
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug bench perft-bench perft-full timing web run clean
+.PHONY: all test debug bench perft-bench perft-full timing fuzz web run clean
 
 # The WebAssembly build (README "In the browser"): a standalone module with no imports, its
 # static data from 64 KiB up (the course page writes its strings from address 0) and a fixed
@@ -57,9 +57,23 @@ perft-bench: engine
 bench: engine
 	./engine bench
 
-# Wall time / limit at 0.05, 0.2, 1 and 3 s with the other core busy (a benchmark, about 90 s).
+# Wall time / limit at 0.05, 0.2, 1 and 3 s with BUSY cores kept busy (1: the other core; 2:
+# both cores of the 2-core machine), a benchmark of about 90 s.
+BUSY ?= 1
 timing: engine
-	bash tests/timing.sh ./engine
+	BUSY=$(BUSY) bash tests/timing.sh ./engine
+
+# libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision and the UCI loop, run for
+# FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (README "Bad input").
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+tests/fuzz_oneshot tests/fuzz_uci: tests/%: tests/%.c $(SOURCES) $(HEADERS)
+	$(FUZZ_CC) $(WARNINGS) $(FUZZ_FLAGS) $< movement.c extra.c -o $@
+
+fuzz: tests/fuzz_oneshot tests/fuzz_uci
+	bash tests/fuzz.sh $(FUZZ_SECONDS)
 
 # The WebAssembly module for the course page and web/index.html.
 web: $(WEB_TARGET)
@@ -72,4 +86,4 @@ run: web
 	python3 -m http.server 8000 --directory web
 
 clean:
-	rm -f engine engine-debug tests/unit tests/unit-debug tests/endgame web/engine.wasm
+	rm -f engine engine-debug tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci web/engine.wasm

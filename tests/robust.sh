@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/robust.sh: hostile input on the command line, one test per row of README's "Bad input"
 # table (each class: its exit status, one stderr line with the expected words, nothing else),
-# then valgrind on a sample of calls (skipped without valgrind or on a sanitizer build) and
-# a call under `ulimit -v 65536`. Usage: tests/robust.sh [ENGINE]. About 10 s (30 s with
-# valgrind); ends with "N passed, N failed". tests/cli.sh holds the first cases of each class.
+# then valgrind on a sample of calls (skipped without valgrind or on a sanitizer build), calls
+# under `ulimit -v 65536`, and the fuzz targets replayed over tests/fuzz-corpus/. Usage:
+# tests/robust.sh [ENGINE]. About 20 s; ends with "N passed, N failed". tests/cli.sh holds
+# the first cases of each class.
 set -u
 ENGINE=${1:-./engine}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -205,6 +206,21 @@ if [ $sanitized -eq 0 ]; then
   out=$( (ulimit -v 65536 && printf '%s\tKf1 Rd8\t3\n%s\tKf1 Rd8\t0.05\n' "$MATE1" "$MATE1" | "$ENGINE" --depth 4 --batch) 2>/dev/null); status=$?
   if [ $status -eq 0 ] && [ "$out" = $'1\n1' ]; then ok; else bad "ulimit -v 65536, batch: status $status, out '$out'"; fi
 fi
+
+# --- the fuzz targets over their seed corpus and past findings (tests/fuzz-corpus/), without
+# libFuzzer: built with -DFUZZ_REPLAY (and the sanitizers for a sanitizer build), in parallel
+cflags="-O1 -g"
+[ $sanitized -eq 1 ] && cflags="$cflags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+for name in oneshot uci; do
+  ${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes $cflags -DFUZZ_REPLAY \
+    "$here/fuzz_$name.c" "$here/../movement.c" "$here/../extra.c" -o "$tmp/replay_$name" 2>"$tmp/replay_$name.cc" &
+done
+wait
+for name in oneshot uci; do
+  if [ ! -x "$tmp/replay_$name" ]; then bad "tests/fuzz_$name.c does not build: $(head -3 "$tmp/replay_$name.cc")"; continue; fi
+  if "$tmp/replay_$name" "$here/fuzz-corpus/$name"/* >"$tmp/replay.out" 2>"$tmp/replay.err"; then ok; else
+    bad "fuzz_$name over tests/fuzz-corpus/$name: $(grep -m3 -E 'contract|ERROR|runtime error|Assertion' "$tmp/replay.err")"; fi
+done
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
