@@ -3,8 +3,8 @@
  * behind it, and its lines run through uci_read_line() and uci_execute() as in uci_loop(),
  * so that stop, isready, ponderhit and quit also arrive during searches. To keep each input
  * fast, every `go` gets ` 0 nodes 500` appended (the last value counts; the `0` feeds a
- * number-taking word left without one), lines that would run perft deeper than 2 or the
- * bench are skipped, and Hash is at most 4 MB. Beyond the sanitizers it checks that every
+ * number-taking word left without one), `go` lines after the 32nd and lines that would run
+ * perft deeper than 2 or the bench are skipped, and Hash is at most 4 MB. Beyond the sanitizers it checks that every
  * output line is printable and that each search answers exactly one bestmove. Built with
  * -DFUZZ_REPLAY it runs the files it is given once each (tests/robust.sh replays
  * tests/fuzz-corpus/ that way, without libFuzzer). */
@@ -15,7 +15,7 @@ int main(int argc, char **argv);
 
 #include <stdint.h>
 
-enum { FUZZ_HASH_MAX = 4 };
+enum { FUZZ_HASH_MAX = 4, FUZZ_GO_MAX = 32 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -118,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char line[INPUT_MAX + 32], copy[INPUT_MAX + 32];
     char shown[201];
-    int searches = 0;
+    int searches = 0, gos = 0;
     if (size > INPUT_MAX - 1)
         return 0;
     memcpy(shown, data, size < 200 ? size : 200);
@@ -132,7 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *args = NULL;
         const char *command = command_of(line, copy, sizeof copy, &args);
         if (command && strcmp(command, "go") == 0) {
-            if (deep_perft(args, 1))
+            if (++gos > FUZZ_GO_MAX || deep_perft(args, 1))
                 continue;
             strcat(line, " 0 nodes 500");
             uci_execute(line);
