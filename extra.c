@@ -34,6 +34,7 @@ static void eval_pawns(EvalInfo *ei, int color);
 static void eval_pieces(EvalInfo *ei, int color);
 static void eval_king(EvalInfo *ei, int color);
 static void eval_passed(EvalInfo *ei, int color);
+static void eval_threats(EvalInfo *ei, int color);
 static void eval_mating(EvalInfo *ei, int color);
 static int non_pawn_material(const Board *b, int color);
 static int endgame_scale(const Board *b, int strong);
@@ -172,6 +173,10 @@ static const int ROOK_SEMI_OPEN = S(10, 5);
 static const int OUTPOST[7] = { 0, 0, S(20, 10), S(10, 5), 0, 0, 0 };
 static const int TEMPO = S(10, 5);
 
+/* Threats: enemy pieces attacked by a pawn, and enemy pieces attacked but not defended. */
+static const int THREAT_BY_PAWN = S(70, 50);
+static const int THREAT_HANGING = S(40, 25);
+
 /* King safety: pawn shield per file and weighted attacks on the king zone. */
 static const int SHIELD_MISSING = S(-25, 0);
 static const int SHIELD_ADVANCED = S(-10, 0);
@@ -185,7 +190,7 @@ static uint64_t passed_span[2][64];    /* squares ahead on the same and adjacent
 static int ready;
 
 static const char *const TERM_NAMES[TERM_NB] = {
-    "material", "mobility", "pawns", "passed pawns", "king safety", "pieces", "mating", "tempo"
+    "material", "mobility", "pawns", "passed pawns", "king safety", "pieces", "threats", "mating", "tempo"
 };
 
 static inline int mg_of(int s) { return (int)(int16_t)(uint16_t)((unsigned)s & 0xffffu); }
@@ -388,6 +393,18 @@ static void eval_passed(EvalInfo *ei, int color)
     ei->score[TERM_PASSED][color] = sum;
 }
 
+/* Enemy knights, bishops, rooks and queens that one of our pawns attacks, or that we
+ * attack and they do not defend. */
+static void eval_threats(EvalInfo *ei, int color)
+{
+    const Board *b = ei->b;
+    int them = !color, sum = 0;
+    uint64_t targets = b->occupied[them] & ~b->pieces[make_piece(them, PAWN)] & ~b->pieces[make_piece(them, KING)];
+    sum += THREAT_BY_PAWN * bit_count(targets & ei->pawn_attacks[color]);
+    sum += THREAT_HANGING * bit_count(targets & ei->attacks[color] & ~ei->attacks[them] & ~ei->pawn_attacks[color]);
+    ei->score[TERM_THREATS][color] = sum;
+}
+
 /* Against a bare king: drive it to the edge (the right corner with bishop and knight)
  * and bring the kings together. */
 static void eval_mating(EvalInfo *ei, int color)
@@ -495,6 +512,7 @@ int eval_position(const Board *b, EvalTrace *trace)
     for (c = WHITE; c <= BLACK; c++) {
         eval_king(&ei, c);
         eval_passed(&ei, c);
+        eval_threats(&ei, c);
         eval_mating(&ei, c);
     }
     ei.score[TERM_TEMPO][b->side] = TEMPO;

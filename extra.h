@@ -8,7 +8,7 @@
 /* The evaluation's terms, each kept as a white-minus-black middlegame/endgame pair. */
 enum {
     TERM_MATERIAL, TERM_MOBILITY, TERM_PAWNS, TERM_PASSED, TERM_KING_SAFETY,
-    TERM_PIECES, TERM_MATING, TERM_TEMPO, TERM_NB
+    TERM_PIECES, TERM_THREATS, TERM_MATING, TERM_TEMPO, TERM_NB
 };
 
 typedef struct {
