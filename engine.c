@@ -2080,7 +2080,8 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
  * exit and a loaded machine. */
 static double move_budget(double seconds)
 {
-    return seconds - (0.020 + 0.05 * seconds);
+    double budget = seconds - (0.035 + 0.05 * seconds);
+    return budget > 0.4 * seconds ? budget : 0.4 * seconds;
 }
 
 /* Splits a real clock (seconds left and increment for the side to move, moves to the next
