@@ -2081,7 +2081,7 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
 static double move_budget(double seconds)
 {
     double budget = seconds - (0.035 + 0.05 * seconds);
-    return budget > 0.4 * seconds ? budget : 0.4 * seconds;
+    return budget > 0.2 * seconds ? budget : 0.2 * seconds;
 }
 
 /* Splits a real clock (seconds left and increment for the side to move, moves to the next
