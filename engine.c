@@ -397,6 +397,7 @@ static int run_perft(int argc, char **argv);
 static int run_eval(int argc, char **argv);
 static int run_bench(int depth);
 static int run_board(int argc, char **argv);
+static int board_from_argument(int argc, char **argv, Board *b);
 static void show_board(const Board *b);
 static void show_perft(Board *b, int depth);
 static void show_eval(const Board *b);
@@ -932,20 +933,29 @@ static void show_perft(Board *b, int depth)
     fprintf(stderr, "time %.3f s, %.0f nodes per second\n", elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
 }
 
-static int run_eval(int argc, char **argv)
+/* Sets b from the subcommand's optional FEN argument (the start position without one);
+ * returns 0, or the exit status after one error line. */
+static int board_from_argument(int argc, char **argv, Board *b)
 {
-    Board b;
     char err[200];
     if (argc > 3) {
-        fprintf(stderr, "error: usage: engine eval [FEN] (quote the FEN)\n");
+        fprintf(stderr, "error: usage: engine %s [FEN] (quote the FEN)\n", argv[1]);
         return EXIT_USAGE;
     }
-    if (argc == 3 ? !board_from_fen(&b, argv[2], err, sizeof err) : (board_start(&b), 0)) {
+    if (argc == 3 ? !board_from_fen(b, argv[2], err, sizeof err) : (board_start(b), 0)) {
         print_line(stderr, "error: %s", err);
         return EXIT_BAD_FEN;
     }
-    show_eval(&b);
     return 0;
+}
+
+static int run_eval(int argc, char **argv)
+{
+    Board b;
+    int status = board_from_argument(argc, argv, &b);
+    if (status == 0)
+        show_eval(&b);
+    return status;
 }
 
 /* Prints the evaluation of b term by term (middlegame and endgame, per side), then the score. */
@@ -965,17 +975,10 @@ static void show_eval(const Board *b)
 static int run_board(int argc, char **argv)
 {
     Board b;
-    char err[200];
-    if (argc > 3) {
-        fprintf(stderr, "error: usage: engine d [FEN] (quote the FEN)\n");
-        return EXIT_USAGE;
-    }
-    if (argc == 3 ? !board_from_fen(&b, argv[2], err, sizeof err) : (board_start(&b), 0)) {
-        print_line(stderr, "error: %s", err);
-        return EXIT_BAD_FEN;
-    }
-    show_board(&b);
-    return 0;
+    int status = board_from_argument(argc, argv, &b);
+    if (status == 0)
+        show_board(&b);
+    return status;
 }
 
 /* Prints b as a diagram (rank 8 at the top, black in lower case), then its FEN and key. */
