@@ -335,6 +335,7 @@ typedef struct {
     Move best_move;
     int best_score;
     int completed_depth;
+    int tables_used;        /* the history tables hold values (a static Search starts at zero) */
 } Search;
 
 /* A UCI option: one table drives both the `uci` listing and `setoption` (as Fruit's option.cpp). */
@@ -2643,9 +2644,13 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
     s->key_count = key_count;
     if (s->key_count == 0 || s->keys[s->key_count - 1] != board->key)
         s->keys[s->key_count++] = board->key;
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->history, 0, sizeof s->history);
-    memset(s->counter, 0, sizeof s->counter);
+    if (s->tables_used) {
+        /* a one-shot call skips this: clearing zero pages would only fault them in */
+        memset(s->killers, 0, sizeof s->killers);
+        memset(s->history, 0, sizeof s->history);
+        memset(s->counter, 0, sizeof s->counter);
+    }
+    s->tables_used = 1;
     memset(s->move_stack, 0, sizeof s->move_stack);
     s->best_move = MOVE_NONE;
     s->best_score = 0;
