@@ -2126,7 +2126,7 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
  * exit and a loaded machine. */
 static double move_budget(double seconds)
 {
-    double budget = seconds - (0.030 + 0.05 * seconds);
+    double budget = seconds - (0.035 + 0.05 * seconds);
     return budget > 0.2 * seconds ? budget : 0.2 * seconds;
 }
 
