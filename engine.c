@@ -873,15 +873,6 @@ static int decide(const char *fen, const char *moves, double seconds, Limits *li
     return 0;
 }
 
-/* The table a search of budget seconds fills: about 40 MB per second (two entries per
- * node at 1.2 M nodes/s). A larger one only costs time, since each first touch of one of
- * its pages is a page fault (about 9 us on our machines, a quarter of a 0.1 s move at 8 MB). */
-static size_t tt_megabytes_for(double budget)
-{
-    double megabytes = budget * 40;
-    return megabytes < 1 ? 1 : megabytes > 64 ? 64 : (size_t)megabytes;
-}
-
 /* Searches board's moves (count of them, all legal) within seconds counted from limits->start,
  * keys being the game's earlier positions for repetitions; returns the move chosen, at once
  * when there is one. The search behind one-shot, batch and match moves. */
@@ -2794,6 +2785,15 @@ static void tt_init(TransTable *tt, size_t megabytes)
         count /= 2;
     tt->count = tt->buckets ? count : 0;
     tt->age = 0;
+}
+
+/* The table a search of budget seconds fills: about 40 MB per second (two entries per
+ * node at 1.2 M nodes/s). A larger one only costs time, since each first touch of one of
+ * its pages is a page fault (about 9 us on our machines, a quarter of a 0.1 s move at 8 MB). */
+static size_t tt_megabytes_for(double budget)
+{
+    double megabytes = budget * 40;
+    return megabytes < 1 ? 1 : megabytes > 64 ? 64 : (size_t)megabytes;
 }
 
 static void tt_free(TransTable *tt)
