@@ -2,7 +2,7 @@
 CC ?= cc
 WARNINGS = -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes
 CFLAGS ?= -O2 -DNDEBUG
-DEBUG_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SOURCES = engine.c movement.c extra.c
 HEADERS = movement.h extra.h
 PERFT_CAP ?= 500000000
@@ -67,7 +67,7 @@ timing: engine
 # FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (README "Bad input").
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 tests/fuzz_oneshot tests/fuzz_uci: tests/%: tests/%.c $(SOURCES) $(HEADERS)
 	$(FUZZ_CC) $(WARNINGS) $(FUZZ_FLAGS) $< movement.c extra.c -o $@
