@@ -4,7 +4,7 @@ WARNINGS = -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototype
 CFLAGS ?= -O2 -DNDEBUG
 DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SOURCES = engine.c movement.c extra.c
-HEADERS = movement.h extra.h
+HEADERS = movement.h extra.h tables/hce.h
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 

@@ -1,6 +1,7 @@
-/* extra.c: the evaluation. Material and piece-square tables (PeSTO), mobility,
- * pawn structure, passed pawns, king safety, piece placement, endgame scaling and
- * mating knowledge, tapered between middlegame and endgame by the material left. */
+/* extra.c: the evaluation. Material and piece-square tables, mobility, pawn structure,
+ * passed pawns, king shelter and danger, piece placement, threats, endgame scaling and
+ * mating knowledge, tapered between middlegame and endgame by the material left.
+ * Every weight lives in one array (tables/hce.h) so that tools/tune.c can fit them all. */
 #include "extra.h"
 
 #include <assert.h>
@@ -9,13 +10,113 @@
 /* A middlegame/endgame pair packed into one int (the Stockfish/Ethereal idiom). */
 #define S(mg, eg) ((int)((unsigned)(eg) * 0x10000u + (unsigned)(mg)))
 
+#include "tables/hce.h"
+
+/* Where each group of weights starts in HCE_WEIGHTS (the order of tables/hce.h). */
+enum {
+    W_PIECE_VALUE = 0,                          /* pawn .. queen */
+    W_PST = W_PIECE_VALUE + 5,                  /* [type - PAWN][square as drawn] */
+    W_MOBILITY_KNIGHT = W_PST + 6 * 64,
+    W_MOBILITY_BISHOP = W_MOBILITY_KNIGHT + 9,
+    W_MOBILITY_ROOK = W_MOBILITY_BISHOP + 14,
+    W_MOBILITY_QUEEN = W_MOBILITY_ROOK + 15,
+    W_PAWN_DOUBLED = W_MOBILITY_QUEEN + 28,
+    W_PAWN_ISOLATED,
+    W_PAWN_BACKWARD,
+    W_PAWN_CONNECTED,                           /* by relative rank */
+    W_PASSED = W_PAWN_CONNECTED + 8,            /* by relative rank */
+    W_PASSED_FREE = W_PASSED + 8,
+    W_PASSED_OWN_KING = W_PASSED_FREE + 8,
+    W_PASSED_THEIR_KING = W_PASSED_OWN_KING + 8,
+    W_PASSED_UNSTOPPABLE = W_PASSED_THEIR_KING + 8,
+    W_KING_SHELTER,                             /* [neighbour file][relative rank] */
+    W_KING_STORM = W_KING_SHELTER + 16,         /* [blocked][relative rank] */
+    W_DANGER_ATTACKER = W_KING_STORM + 16,      /* knight .. queen */
+    W_DANGER_ZONE_ATTACK = W_DANGER_ATTACKER + 4,
+    W_DANGER_WEAK_SQUARE,
+    W_DANGER_SAFE_CHECK,                        /* knight .. queen */
+    W_DANGER_NO_QUEEN = W_DANGER_SAFE_CHECK + 4,
+    W_DANGER_DEFENDER,
+    W_DANGER_BASE,
+    W_BISHOP_PAIR,
+    W_BISHOP_PAWNS,
+    W_ROOK_OPEN,
+    W_ROOK_SEMI_OPEN,
+    W_OUTPOST,                                  /* knight, bishop */
+    W_MINOR_BEHIND_PAWN = W_OUTPOST + 2,
+    W_THREAT_BY_PAWN,
+    W_THREAT_MINOR_ON_MAJOR,
+    W_THREAT_ROOK_ON_QUEEN,
+    W_THREAT_HANGING,
+    W_THREAT_HANGING_PAWN,
+    W_THREAT_PAWN_PUSH,
+    W_TEMPO,
+    W_NB
+};
+
+/* The table and the layout must agree: a compile error here means they do not. */
+typedef char weights_match_layout[sizeof HCE_WEIGHTS / sizeof HCE_WEIGHTS[0] == W_NB ? 1 : -1];
+
+static const EvalGroup GROUPS[] = {
+    { "piece values: pawn, knight, bishop, rook, queen", W_PIECE_VALUE, 5, 5, 0 },
+    { "pawn squares, rank 8 on top", W_PST + 0 * 64, 64, 8, 0 },
+    { "knight squares, rank 8 on top", W_PST + 1 * 64, 64, 8, 0 },
+    { "bishop squares, rank 8 on top", W_PST + 2 * 64, 64, 8, 0 },
+    { "rook squares, rank 8 on top", W_PST + 3 * 64, 64, 8, 0 },
+    { "queen squares, rank 8 on top", W_PST + 4 * 64, 64, 8, 0 },
+    { "king squares, rank 8 on top", W_PST + 5 * 64, 64, 8, 0 },
+    { "knight mobility by safe squares attacked", W_MOBILITY_KNIGHT, 9, 8, 0 },
+    { "bishop mobility by safe squares attacked", W_MOBILITY_BISHOP, 14, 8, 0 },
+    { "rook mobility by safe squares attacked", W_MOBILITY_ROOK, 15, 8, 0 },
+    { "queen mobility by safe squares attacked", W_MOBILITY_QUEEN, 28, 8, 0 },
+    { "doubled pawn", W_PAWN_DOUBLED, 1, 1, 0 },
+    { "isolated pawn", W_PAWN_ISOLATED, 1, 1, 0 },
+    { "backward pawn", W_PAWN_BACKWARD, 1, 1, 0 },
+    { "connected pawn (phalanx or defended) by relative rank", W_PAWN_CONNECTED, 8, 8, 0 },
+    { "passed pawn by relative rank", W_PASSED, 8, 8, 0 },
+    { "passed pawn with a free path by relative rank", W_PASSED_FREE, 8, 8, 0 },
+    { "passed pawn: per square from its stop square to its own king, by relative rank", W_PASSED_OWN_KING, 8, 8, 0 },
+    { "passed pawn: per square from its stop square to the other king, by relative rank", W_PASSED_THEIR_KING, 8, 8, 0 },
+    { "passed pawn the king cannot catch (rule of the square)", W_PASSED_UNSTOPPABLE, 1, 1, 0 },
+    { "king shelter: own pawn nearest the king on its file (first row) or a neighbour file, by relative rank (0: none)",
+      W_KING_SHELTER, 16, 8, 0 },
+    { "pawn storm: enemy pawn nearest the king on its or a neighbour file, free (first row) or blocked, by relative rank (0: none)",
+      W_KING_STORM, 16, 8, 0 },
+    { "king danger per attacking knight, bishop, rook, queen", W_DANGER_ATTACKER, 4, 4, 1 },
+    { "king danger per attack on the king zone", W_DANGER_ZONE_ATTACK, 1, 1, 1 },
+    { "king danger per weak square in the king zone", W_DANGER_WEAK_SQUARE, 1, 1, 1 },
+    { "king danger per safe check by knight, bishop, rook, queen", W_DANGER_SAFE_CHECK, 4, 4, 1 },
+    { "king danger when the attacker has no queen", W_DANGER_NO_QUEEN, 1, 1, 1 },
+    { "king danger per defending knight or bishop in the king zone", W_DANGER_DEFENDER, 1, 1, 1 },
+    { "king danger, constant", W_DANGER_BASE, 1, 1, 1 },
+    { "bishop pair", W_BISHOP_PAIR, 1, 1, 0 },
+    { "bishop: per own pawn on its colour", W_BISHOP_PAWNS, 1, 1, 0 },
+    { "rook on an open file", W_ROOK_OPEN, 1, 1, 0 },
+    { "rook on a semi-open file", W_ROOK_SEMI_OPEN, 1, 1, 0 },
+    { "outpost: knight, bishop", W_OUTPOST, 2, 2, 0 },
+    { "knight or bishop behind a pawn", W_MINOR_BEHIND_PAWN, 1, 1, 0 },
+    { "threat: enemy piece attacked by a pawn", W_THREAT_BY_PAWN, 1, 1, 0 },
+    { "threat: enemy rook or queen attacked by a knight or bishop", W_THREAT_MINOR_ON_MAJOR, 1, 1, 0 },
+    { "threat: enemy queen attacked by a rook", W_THREAT_ROOK_ON_QUEEN, 1, 1, 0 },
+    { "threat: enemy piece attacked and not defended", W_THREAT_HANGING, 1, 1, 0 },
+    { "threat: enemy pawn attacked and not defended", W_THREAT_HANGING_PAWN, 1, 1, 0 },
+    { "threat: a safe pawn push attacks an enemy piece", W_THREAT_PAWN_PUSH, 1, 1, 0 },
+    { "tempo", W_TEMPO, 1, 1, 0 },
+};
+
+static const int MOBILITY_FIRST[7] = { 0, 0, W_MOBILITY_KNIGHT, W_MOBILITY_BISHOP, W_MOBILITY_ROOK, W_MOBILITY_QUEEN, 0 };
+static const int PHASE_WEIGHT[7] = { 0, 0, 1, 1, 2, 4, 0 };
+
 typedef struct {
     const Board *b;
+    EvalFeatures *features;     /* the tuner's record, or NULL */
     uint64_t pawn_attacks[2];
+    uint64_t attacked_by[2][7]; /* squares each side attacks with each piece type */
     uint64_t attacks[2];        /* every square each side attacks */
     uint64_t king_zone[2];      /* the squares around each king */
-    int king_units[2];          /* weighted attacks on the other side's king zone */
-    int king_attackers[2];
+    int king_attackers[2][7];   /* pieces of each side and type that attack the other king's zone */
+    int zone_attacks[2];        /* their attacks on the zone's squares */
+    int danger[2];              /* packed king danger each side builds against the other king */
     int score[TERM_NB][2];      /* packed pairs per term and colour */
 } EvalInfo;
 
@@ -28,160 +129,24 @@ static inline int bit_last(uint64_t set);
 static inline int relative_rank(int color, int sq);
 static inline int distance(int a, int b);
 static inline int manhattan(int a, int b);
+static void note_feature(EvalInfo *ei, int color, int weight, int count);
+static void add(EvalInfo *ei, int term, int color, int weight, int count);
+static void add_danger(EvalInfo *ei, int color, int weight, int count);
 static uint64_t pawn_attack_set(uint64_t pawns, int color);
+static uint64_t forward_ranks(int color, int sq);
+static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
 static void eval_material(EvalInfo *ei, int color);
 static void eval_pawns(EvalInfo *ei, int color);
 static void eval_pieces(EvalInfo *ei, int color);
-static void eval_king(EvalInfo *ei, int color);
+static void eval_shelter(EvalInfo *ei, int color);
+static void eval_danger(EvalInfo *ei, int color);
 static void eval_passed(EvalInfo *ei, int color);
 static void eval_threats(EvalInfo *ei, int color);
 static void eval_mating(EvalInfo *ei, int color);
+static int eval_mating_override(EvalInfo *ei);
+static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features);
 static int non_pawn_material(const Board *b, int color);
 static int endgame_scale(const Board *b, int strong);
-
-/* PeSTO piece values and piece-square tables by Ronald Friederich (RofChade),
- * as published on the Chess Programming Wiki, "PeSTO's Evaluation Function".
- * Tables are drawn as a diagram from white's side: rank 8 on top, so the entry of
- * white square sq is [sq ^ 56] and of black square sq is [sq]. */
-static const int PIECE_MG[7] = { 0, 82, 337, 365, 477, 1025, 0 };
-static const int PIECE_EG[7] = { 0, 94, 281, 297, 512, 936, 0 };
-static const int PHASE_WEIGHT[7] = { 0, 0, 1, 1, 2, 4, 0 };
-
-static const int PST_MG[7][64] = {
-    { 0 },
-    {   0,   0,   0,   0,   0,   0,   0,   0,
-       98, 134,  61,  95,  68, 126,  34, -11,
-       -6,   7,  26,  31,  65,  56,  25, -20,
-      -14,  13,   6,  21,  23,  12,  17, -23,
-      -27,  -2,  -5,  12,  17,   6,  10, -25,
-      -26,  -4,  -4, -10,   3,   3,  33, -12,
-      -35,  -1, -20, -23, -15,  24,  38, -22,
-        0,   0,   0,   0,   0,   0,   0,   0 },
-    { -167, -89, -34, -49,  61, -97, -15, -107,
-       -73, -41,  72,  36,  23,  62,   7,  -17,
-       -47,  60,  37,  65,  84, 129,  73,   44,
-        -9,  17,  19,  53,  37,  69,  18,   22,
-       -13,   4,  16,  13,  28,  19,  21,   -8,
-       -23,  -9,  12,  10,  19,  17,  25,  -16,
-       -29, -53, -12,  -3,  -1,  18, -14,  -19,
-      -105, -21, -58, -33, -17, -28, -19,  -23 },
-    { -29,   4, -82, -37, -25, -42,   7,  -8,
-      -26,  16, -18, -13,  30,  59,  18, -47,
-      -16,  37,  43,  40,  35,  50,  37,  -2,
-       -4,   5,  19,  50,  37,  37,   7,  -2,
-       -6,  13,  13,  26,  34,  12,  10,   4,
-        0,  15,  15,  15,  14,  27,  18,  10,
-        4,  15,  16,   0,   7,  21,  33,   1,
-      -33,  -3, -14, -21, -13, -12, -39, -21 },
-    {  32,  42,  32,  51,  63,   9,  31,  43,
-       27,  32,  58,  62,  80,  67,  26,  44,
-       -5,  19,  26,  36,  17,  45,  61,  16,
-      -24, -11,   7,  26,  24,  35,  -8, -20,
-      -36, -26, -12,  -1,   9,  -7,   6, -23,
-      -45, -25, -16, -17,   3,   0,  -5, -33,
-      -44, -16, -20,  -9,  -1,  11,  -6, -71,
-      -19, -13,   1,  17,  16,   7, -37, -26 },
-    { -28,   0,  29,  12,  59,  44,  43,  45,
-      -24, -39,  -5,   1, -16,  57,  28,  54,
-      -13, -17,   7,   8,  29,  56,  47,  57,
-      -27, -27, -16, -16,  -1,  17,  -2,   1,
-       -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-      -14,   2, -11,  -2,  -5,   2,  14,   5,
-      -35,  -8,  11,   2,   8,  15,  -3,   1,
-       -1, -18,  -9,  10, -15, -25, -31, -50 },
-    { -65,  23,  16, -15, -56, -34,   2,  13,
-       29,  -1, -20,  -7,  -8,  -4, -38, -29,
-       -9,  24,   2, -16, -20,   6,  22, -22,
-      -17, -20, -12, -27, -30, -25, -14, -36,
-      -49,  -1, -27, -39, -46, -44, -33, -51,
-      -14, -14, -22, -46, -44, -30, -15, -27,
-        1,   7,  -8, -64, -43, -16,   9,   8,
-      -15,  36,  12, -54,   8, -28,  24,  14 },
-};
-
-static const int PST_EG[7][64] = {
-    { 0 },
-    {   0,   0,   0,   0,   0,   0,   0,   0,
-      178, 173, 158, 134, 147, 132, 165, 187,
-       94, 100,  85,  67,  56,  53,  82,  84,
-       32,  24,  13,   5,  -2,   4,  17,  17,
-       13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-        4,   7,  -6,   1,   0,  -5,  -1,  -8,
-       13,   8,   8,  10,  13,   0,   2,  -7,
-        0,   0,   0,   0,   0,   0,   0,   0 },
-    { -58, -38, -13, -28, -31, -27, -63, -99,
-      -25,  -8, -25,  -2,  -9, -25, -24, -52,
-      -24, -20,  10,   9,  -1,  -9, -19, -41,
-      -17,   3,  22,  22,  22,  11,   8, -18,
-      -18,  -6,  16,  25,  16,  17,   4, -18,
-      -23,  -3,  -1,  15,  10,  -3, -20, -22,
-      -42, -20, -10,  -5,  -2, -20, -23, -44,
-      -29, -51, -23, -15, -22, -18, -50, -64 },
-    { -14, -21, -11,  -8,  -7,  -9, -17, -24,
-       -8,  -4,   7, -12,  -3, -13,  -4, -14,
-        2,  -8,   0,  -1,  -2,   6,   0,   4,
-       -3,   9,  12,   9,  14,  10,   3,   2,
-       -6,   3,  13,  19,   7,  10,  -3,  -9,
-      -12,  -3,   8,  10,  13,   3,  -7, -15,
-      -14, -18,  -7,  -1,   4,  -9, -15, -27,
-      -23,  -9, -23,  -5,  -9, -16,  -5, -17 },
-    {  13,  10,  18,  15,  12,  12,   8,   5,
-       11,  13,  13,  11,  -3,   3,   8,   3,
-        7,   7,   7,   5,   4,  -3,  -5,  -3,
-        4,   3,  13,   1,   2,   1,  -1,   2,
-        3,   5,   8,   4,  -5,  -6,  -8, -11,
-       -4,   0,  -5,  -1,  -7, -12,  -8, -16,
-       -6,  -6,   0,   2,  -9,  -9, -11,  -3,
-       -9,   2,   3,  -1,  -5, -13,   4, -20 },
-    {  -9,  22,  22,  27,  27,  19,  10,  20,
-      -17,  20,  32,  41,  58,  25,  30,   0,
-      -20,   6,   9,  49,  47,  35,  19,   9,
-        3,  22,  24,  45,  57,  40,  57,  36,
-      -18,  28,  19,  47,  31,  34,  39,  23,
-      -16, -27,  15,   6,   9,  17,  10,   5,
-      -22, -23, -30, -16, -16, -23, -36, -32,
-      -33, -28, -22, -43,  -5, -32, -20, -41 },
-    { -74, -35, -18, -18, -11,  15,   4, -17,
-      -12,  17,  14,  17,  17,  38,  23,  11,
-       10,  17,  23,  15,  20,  45,  44,  13,
-       -8,  22,  24,  27,  26,  33,  26,   3,
-      -18,  -4,  21,  24,  27,  23,   9, -11,
-      -19,  -3,  11,  21,  23,  16,   7,  -9,
-      -27, -11,   4,  13,  14,   4,  -5, -17,
-      -53, -34, -21, -11, -28, -14, -24, -43 },
-};
-
-/* Mobility per attacked square beyond a typical count, after Fruit 2.1's weights. */
-static const int MOBILITY[7] = { 0, 0, S(4, 4), S(5, 5), S(2, 4), S(1, 2), 0 };
-static const int MOBILITY_BASE[7] = { 0, 0, 4, 6, 7, 13, 0 };
-
-/* Pawn structure, after Fruit 2.1. */
-static const int PAWN_DOUBLED = S(-10, -20);
-static const int PAWN_ISOLATED = S(-10, -15);
-static const int PAWN_BACKWARD = S(-8, -10);
-/* Passed pawns by relative rank; the PeSTO pawn table already pays for advance. */
-static const int PASSED[8] = { 0, S(0, 5), S(5, 10), S(10, 20), S(20, 35), S(35, 60), S(60, 100), 0 };
-static const int PASSED_FREE[8] = { 0, 0, S(0, 5), S(0, 10), S(5, 20), S(10, 35), S(15, 60), 0 };
-static const int PASSED_KING_DIST = 4; /* endgame, per square and rank step */
-static const int PASSED_CONNECTED[8] = { 0, 0, S(5, 5), S(8, 10), S(12, 20), S(20, 35), S(30, 50), 0 };
-static const int PASSED_UNSTOPPABLE = 500; /* the king cannot catch it (rule of the square) */
-
-/* Pieces. */
-static const int BISHOP_PAIR = S(30, 50);
-static const int ROOK_OPEN = S(25, 10);
-static const int ROOK_SEMI_OPEN = S(10, 5);
-static const int OUTPOST[7] = { 0, 0, S(20, 10), S(10, 5), 0, 0, 0 };
-static const int TEMPO = S(10, 5);
-
-/* Threats: enemy pieces attacked by a pawn, and enemy pieces attacked but not defended. */
-static const int THREAT_BY_PAWN = S(70, 50);
-static const int THREAT_HANGING = S(40, 25);
-
-/* King safety: pawn shield per file and weighted attacks on the king zone. */
-static const int SHIELD_MISSING = S(-25, 0);
-static const int SHIELD_ADVANCED = S(-10, 0);
-static const int KING_ATTACK_WEIGHT[7] = { 0, 0, 2, 2, 3, 5, 0 };
-static const int KING_DANGER_MAX = 500;
 
 static uint64_t file_set[8];
 static uint64_t adjacent_files[8];
@@ -213,6 +178,34 @@ static inline int distance(int a, int b)
 {
     int df = abs(square_file(a) - square_file(b)), dr = abs(square_rank(a) - square_rank(b));
     return df > dr ? df : dr;
+}
+
+/* Notes for the tuner that weight counts `count` times for color. */
+static void note_feature(EvalInfo *ei, int color, int weight, int count)
+{
+    EvalFeature *f;
+    if (!ei->features || !count || ei->features->length >= EVAL_FEATURES_MAX)
+        return;
+    f = &ei->features->list[ei->features->length++];
+    f->weight = (uint16_t)weight;
+    f->color = (uint8_t)color;
+    f->count = (int8_t)count;
+}
+
+/* Counts weight `count` times for color in term. */
+static void add(EvalInfo *ei, int term, int color, int weight, int count)
+{
+    assert(weight >= 0 && weight < W_NB);
+    ei->score[term][color] += HCE_WEIGHTS[weight] * count;
+    note_feature(ei, color, weight, count);
+}
+
+/* Counts a king danger weight for color, the attacker. */
+static void add_danger(EvalInfo *ei, int color, int weight, int count)
+{
+    assert(weight >= W_DANGER_ATTACKER && weight <= W_DANGER_BASE);
+    ei->danger[color] += HCE_WEIGHTS[weight] * count;
+    note_feature(ei, color, weight, count);
 }
 
 /* Fills the file and span masks once. */
@@ -248,6 +241,14 @@ static uint64_t pawn_attack_set(uint64_t pawns, int color)
     return ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7);
 }
 
+/* Returns the squares on sq's rank and every rank ahead of it, for color. */
+static uint64_t forward_ranks(int color, int sq)
+{
+    int r = square_rank(sq);
+    uint64_t from_rank = ~UINT64_C(0) << (8 * r), up_to_rank = ~UINT64_C(0) >> (8 * (7 - r));
+    return color == WHITE ? from_rank : up_to_rank;
+}
+
 int eval_piece_value(int type)
 {
     static const int VALUES[7] = { 0, VALUE_PAWN, VALUE_KNIGHT, VALUE_BISHOP, VALUE_ROOK, VALUE_QUEEN, 20000 };
@@ -262,109 +263,150 @@ static int non_pawn_material(const Board *b, int color)
     return sum;
 }
 
+/* Piece values and piece-square tables (drawn from white's side: the entry of white square
+ * sq is [sq ^ 56], of black square sq is [sq]). */
 static void eval_material(EvalInfo *ei, int color)
 {
-    int type, sum = 0;
+    int type;
     for (type = PAWN; type <= KING; type++) {
         uint64_t set = ei->b->pieces[make_piece(color, type)];
+        if (type != KING)
+            add(ei, TERM_MATERIAL, color, W_PIECE_VALUE + type - PAWN, bit_count(set));
         while (set) {
             int sq = bit_first(set), idx = color == WHITE ? square_flip(sq) : sq;
             set &= set - 1;
-            sum += S(PIECE_MG[type] + PST_MG[type][idx], PIECE_EG[type] + PST_EG[type][idx]);
+            add(ei, TERM_MATERIAL, color, W_PST + (type - PAWN) * 64 + idx, 1);
         }
     }
-    ei->score[TERM_MATERIAL][color] = sum;
 }
 
-/* Doubled, isolated and backward pawns. */
+/* Doubled, isolated, backward and connected pawns. */
 static void eval_pawns(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
     uint64_t own = b->pieces[make_piece(color, PAWN)], set = own;
     uint64_t theirs = b->pieces[make_piece(!color, PAWN)];
-    int sum = 0;
     while (set) {
         int sq = bit_first(set), f = square_file(sq), stop = color == WHITE ? sq + 8 : sq - 8;
+        uint64_t phalanx = adjacent_files[f] & own & (UINT64_C(0xff) << (8 * square_rank(sq)));
         set &= set - 1;
         if (front_span[color][sq] & own)
-            sum += PAWN_DOUBLED;
+            add(ei, TERM_PAWNS, color, W_PAWN_DOUBLED, 1);
+        if (phalanx || (ei->pawn_attacks[color] & bit(sq)))
+            add(ei, TERM_PAWNS, color, W_PAWN_CONNECTED + relative_rank(color, sq), 1);
         if (!(adjacent_files[f] & own)) {
-            sum += PAWN_ISOLATED;
+            add(ei, TERM_PAWNS, color, W_PAWN_ISOLATED, 1);
         } else if (!(passed_span[!color][stop] & adjacent_files[f] & own)
                    && (ei->pawn_attacks[!color] & bit(stop)) && !(front_span[color][sq] & theirs)) {
             /* no neighbour level or behind to support the advance, and the stop square is guarded */
-            sum += PAWN_BACKWARD;
+            add(ei, TERM_PAWNS, color, W_PAWN_BACKWARD, 1);
         }
     }
-    ei->score[TERM_PAWNS][color] = sum;
 }
 
-/* Mobility, outposts, bishop pair, rooks on open files; gathers attacks on the enemy king. */
+/* Mobility, outposts, bishops, rooks on open files; gathers attacks and king danger. */
 static void eval_pieces(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
     uint64_t own_pawns = b->pieces[make_piece(color, PAWN)], their_pawns = b->pieces[make_piece(!color, PAWN)];
     uint64_t safe = ~b->occupied[color] & ~ei->pawn_attacks[!color];
-    int type, mobility = 0, pieces = 0;
+    uint64_t dark = UINT64_C(0xaa55aa55aa55aa55);
+    int type;
 
     for (type = KNIGHT; type <= QUEEN; type++) {
         uint64_t set = b->pieces[make_piece(color, type)];
         while (set) {
-            int sq = bit_first(set), f = square_file(sq);
+            int sq = bit_first(set), f = square_file(sq), r = relative_rank(color, sq);
             uint64_t att = piece_attacks(b, type, color, sq);
             set &= set - 1;
-            ei->attacks[color] |= att;
-            mobility += MOBILITY[type] * (bit_count(att & safe) - MOBILITY_BASE[type]);
+            ei->attacked_by[color][type] |= att;
+            add(ei, TERM_MOBILITY, color, MOBILITY_FIRST[type] + bit_count(att & safe), 1);
             if (att & ei->king_zone[!color]) {
-                ei->king_attackers[color]++;
-                ei->king_units[color] += KING_ATTACK_WEIGHT[type] * bit_count(att & ei->king_zone[!color]);
+                ei->king_attackers[color][type]++;
+                ei->zone_attacks[color] += bit_count(att & ei->king_zone[!color]);
             }
-            if ((type == KNIGHT || type == BISHOP) && relative_rank(color, sq) >= 3 && relative_rank(color, sq) <= 5
-                && (ei->pawn_attacks[color] & bit(sq)) && !(passed_span[color][sq] & adjacent_files[f] & their_pawns))
-                pieces += OUTPOST[type];
+            if (type == KNIGHT || type == BISHOP) {
+                if (r >= 3 && r <= 5 && (ei->pawn_attacks[color] & bit(sq))
+                    && !(passed_span[color][sq] & adjacent_files[f] & their_pawns))
+                    add(ei, TERM_PIECES, color, W_OUTPOST + type - KNIGHT, 1);
+                if (own_pawns & bit(color == WHITE ? sq + 8 : sq - 8))
+                    add(ei, TERM_PIECES, color, W_MINOR_BEHIND_PAWN, 1);
+            }
+            if (type == BISHOP)
+                add(ei, TERM_PIECES, color, W_BISHOP_PAWNS, bit_count(own_pawns & ((bit(sq) & dark) ? dark : ~dark)));
             if (type == ROOK && !(file_set[f] & own_pawns))
-                pieces += (file_set[f] & their_pawns) ? ROOK_SEMI_OPEN : ROOK_OPEN;
+                add(ei, TERM_PIECES, color, (file_set[f] & their_pawns) ? W_ROOK_SEMI_OPEN : W_ROOK_OPEN, 1);
         }
+        ei->attacks[color] |= ei->attacked_by[color][type];
     }
     if (bit_count(b->pieces[make_piece(color, BISHOP)]) >= 2)
-        pieces += BISHOP_PAIR;
-    ei->score[TERM_MOBILITY][color] = mobility;
-    ei->score[TERM_PIECES][color] = pieces;
+        add(ei, TERM_PIECES, color, W_BISHOP_PAIR, 1);
 }
 
-/* Pawn shield in front of the king and the danger from attacks on its zone. */
-static void eval_king(EvalInfo *ei, int color)
+/* The pawns in front of color's king: its own shelter and the enemy's storm, on the king's
+ * file and its neighbours (the edge files count the b or g file as the third). */
+static void eval_shelter(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
-    int ksq = b->king_sq[color], f, sum = 0, units = ei->king_units[!color];
-    uint64_t own_pawns = b->pieces[make_piece(color, PAWN)];
-    int center = square_file(ksq) < 1 ? 1 : square_file(ksq) > 6 ? 6 : square_file(ksq);
-
+    int ksq = b->king_sq[color], center = square_file(ksq) < 1 ? 1 : square_file(ksq) > 6 ? 6 : square_file(ksq), f;
+    uint64_t ahead = forward_ranks(color, ksq);
     for (f = center - 1; f <= center + 1; f++) {
-        uint64_t shield = own_pawns & file_set[f] & passed_span[color][ksq];
-        if (!shield) {
-            sum += SHIELD_MISSING;
-        } else {
-            int nearest = color == WHITE ? bit_first(shield) : bit_last(shield);
-            if (distance(nearest, ksq) > 1)
-                sum += SHIELD_ADVANCED;
-        }
+        uint64_t own = b->pieces[make_piece(color, PAWN)] & file_set[f] & ahead;
+        uint64_t theirs = b->pieces[make_piece(!color, PAWN)] & file_set[f] & ahead;
+        int own_rank = own ? relative_rank(color, color == WHITE ? bit_first(own) : bit_last(own)) : 0;
+        int their_rank = theirs ? relative_rank(color, color == WHITE ? bit_first(theirs) : bit_last(theirs)) : 0;
+        int neighbour = f != square_file(ksq), blocked = own_rank && their_rank == own_rank + 1;
+        add(ei, TERM_KING_SAFETY, color, W_KING_SHELTER + 8 * neighbour + own_rank, 1);
+        add(ei, TERM_KING_SAFETY, color, W_KING_STORM + 8 * blocked + their_rank, 1);
     }
-    if (ei->king_attackers[!color] >= 2 && b->pieces[make_piece(!color, QUEEN)]) {
-        int danger = units * units / 4;
-        sum += S(-(danger < KING_DANGER_MAX ? danger : KING_DANGER_MAX), 0);
-    }
-    ei->score[TERM_KING_SAFETY][color] = sum;
 }
 
-/* Passed pawns: rank, a free path, connection, the kings' distances in the endgame, and
- * the rule of the square when the defender has only pawns left. */
+/* The danger color's pieces make for the other king: attackers, attacks on its zone, weak
+ * squares there, safe checks, defenders; it costs the defender once two pieces attack (one
+ * with the queen on the board). */
+static void eval_danger(EvalInfo *ei, int color)
+{
+    const Board *b = ei->b;
+    int them = !color, ksq = b->king_sq[them], type, d;
+    int has_queen = b->pieces[make_piece(color, QUEEN)] != 0;
+    uint64_t zone = ei->king_zone[them];
+    uint64_t defended = ei->pawn_attacks[them] | ei->attacked_by[them][KNIGHT] | ei->attacked_by[them][BISHOP]
+                      | ei->attacked_by[them][ROOK];
+    uint64_t safe = ~b->occupied[color] & ~ei->attacks[them];
+    uint64_t checks[7];
+    int attackers = 0;
+    for (type = KNIGHT; type <= QUEEN; type++)
+        attackers += ei->king_attackers[color][type];
+    if (attackers <= 1 - has_queen)
+        return;
+    for (type = KNIGHT; type <= QUEEN; type++)
+        add_danger(ei, color, W_DANGER_ATTACKER + type - KNIGHT, ei->king_attackers[color][type]);
+    add_danger(ei, color, W_DANGER_ZONE_ATTACK, ei->zone_attacks[color]);
+    checks[KNIGHT] = piece_attacks(b, KNIGHT, them, ksq);
+    checks[BISHOP] = piece_attacks(b, BISHOP, them, ksq);
+    checks[ROOK] = piece_attacks(b, ROOK, them, ksq);
+    checks[QUEEN] = checks[BISHOP] | checks[ROOK];
+    add_danger(ei, color, W_DANGER_WEAK_SQUARE, bit_count(zone & ei->attacks[color] & ~defended));
+    for (type = KNIGHT; type <= QUEEN; type++)
+        add_danger(ei, color, W_DANGER_SAFE_CHECK + type - KNIGHT, bit_count(checks[type] & ei->attacked_by[color][type] & safe));
+    add_danger(ei, color, W_DANGER_NO_QUEEN, !has_queen);
+    add_danger(ei, color, W_DANGER_DEFENDER,
+               bit_count(zone & (b->pieces[make_piece(them, KNIGHT)] | b->pieces[make_piece(them, BISHOP)])));
+    add_danger(ei, color, W_DANGER_BASE, 1);
+    d = mg_of(ei->danger[color]);
+    ei->score[TERM_KING_SAFETY][them] += S(-(d > 0 ? d * d / KING_DANGER_MG_DIVISOR : 0), 0);
+    d = eg_of(ei->danger[color]);
+    ei->score[TERM_KING_SAFETY][them] += S(0, -(d > 0 ? d / KING_DANGER_EG_DIVISOR : 0));
+}
+
+/* Passed pawns: rank, a free path, the kings' distances to the stop square, and the rule of
+ * the square when the defender has only pawns left. */
 static void eval_passed(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
     uint64_t own = b->pieces[make_piece(color, PAWN)], set = own, theirs = b->pieces[make_piece(!color, PAWN)];
     uint64_t all = b->occupied[WHITE] | b->occupied[BLACK];
-    int sum = 0, defender_bare = non_pawn_material(b, !color) == 0, best_runner = 0;
+    int defender_bare = non_pawn_material(b, !color) == 0, runner = 0;
     while (set) {
         int sq = bit_first(set), r, stop, promo, to_go, king_dist;
         set &= set - 1;
@@ -372,41 +414,46 @@ static void eval_passed(EvalInfo *ei, int color)
             continue;
         r = relative_rank(color, sq);
         stop = color == WHITE ? sq + 8 : sq - 8;
-        sum += PASSED[r];
+        add(ei, TERM_PASSED, color, W_PASSED + r, 1);
         if (!(front_span[color][sq] & all) && !(front_span[color][sq] & ei->attacks[!color]))
-            sum += PASSED_FREE[r];
-        if (adjacent_files[square_file(sq)] & own & (pawn_attack_set(bit(sq), !color) | pawn_attack_set(bit(stop), !color)))
-            sum += PASSED_CONNECTED[r];
-        if (r >= 3)
-            sum += S(0, PASSED_KING_DIST * (r - 2)
-                          * (distance(b->king_sq[!color], stop) * 2 - distance(b->king_sq[color], stop)));
+            add(ei, TERM_PASSED, color, W_PASSED_FREE + r, 1);
+        add(ei, TERM_PASSED, color, W_PASSED_OWN_KING + r, distance(b->king_sq[color], stop));
+        add(ei, TERM_PASSED, color, W_PASSED_THEIR_KING + r, distance(b->king_sq[!color], stop));
         if (!defender_bare || (front_span[color][sq] & all))
             continue;
         promo = make_square(square_file(sq), color == WHITE ? 7 : 0);
         to_go = 7 - (r == 1 ? 2 : r);
         king_dist = distance(b->king_sq[!color], promo) - (b->side != color);
-        if (to_go < king_dist && r > best_runner)
-            best_runner = r;
+        runner |= to_go < king_dist;
     }
-    if (best_runner)
-        sum += S(0, PASSED_UNSTOPPABLE + 10 * best_runner);
-    ei->score[TERM_PASSED][color] = sum;
+    if (runner)
+        add(ei, TERM_PASSED, color, W_PASSED_UNSTOPPABLE, 1);
 }
 
-/* Enemy knights, bishops, rooks and queens that one of our pawns attacks, or that we
- * attack and they do not defend. */
+/* Enemy pieces our pawns attack, majors our minors attack, queens our rooks attack, pieces
+ * and pawns we attack that they do not defend, and safe pawn pushes that attack a piece. */
 static void eval_threats(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
-    int them = !color, sum = 0;
-    uint64_t targets = b->occupied[them] & ~b->pieces[make_piece(them, PAWN)] & ~b->pieces[make_piece(them, KING)];
-    sum += THREAT_BY_PAWN * bit_count(targets & ei->pawn_attacks[color]);
-    sum += THREAT_HANGING * bit_count(targets & ei->attacks[color] & ~ei->attacks[them] & ~ei->pawn_attacks[color]);
-    ei->score[TERM_THREATS][color] = sum;
+    int them = !color;
+    uint64_t pawns = b->pieces[make_piece(them, PAWN)], queens = b->pieces[make_piece(them, QUEEN)];
+    uint64_t targets = b->occupied[them] & ~pawns & ~b->pieces[make_piece(them, KING)];
+    uint64_t minors = ei->attacked_by[color][KNIGHT] | ei->attacked_by[color][BISHOP];
+    uint64_t empty = ~(b->occupied[WHITE] | b->occupied[BLACK]), pushes;
+    uint64_t undefended = ei->attacks[color] & ~ei->attacks[them];
+    add(ei, TERM_THREATS, color, W_THREAT_BY_PAWN, bit_count(targets & ei->pawn_attacks[color]));
+    add(ei, TERM_THREATS, color, W_THREAT_MINOR_ON_MAJOR, bit_count((b->pieces[make_piece(them, ROOK)] | queens) & minors));
+    add(ei, TERM_THREATS, color, W_THREAT_ROOK_ON_QUEEN, bit_count(queens & ei->attacked_by[color][ROOK]));
+    add(ei, TERM_THREATS, color, W_THREAT_HANGING, bit_count(targets & undefended & ~ei->pawn_attacks[color]));
+    add(ei, TERM_THREATS, color, W_THREAT_HANGING_PAWN, bit_count(pawns & undefended));
+    pushes = b->pieces[make_piece(color, PAWN)];
+    pushes = (color == WHITE ? pushes << 8 : pushes >> 8) & empty;
+    pushes &= ~ei->pawn_attacks[them] & (ei->attacks[color] | ~ei->attacks[them]);
+    add(ei, TERM_THREATS, color, W_THREAT_PAWN_PUSH, bit_count(pawn_attack_set(pushes, color) & targets));
 }
 
 /* Against a bare king: drive it to the edge (the right corner with bishop and knight)
- * and bring the kings together. */
+ * and bring the kings together. Special knowledge, outside the tuned weights. */
 static void eval_mating(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
@@ -432,6 +479,21 @@ static void eval_mating(EvalInfo *ei, int color)
         bonus += 30 * edge;
     }
     ei->score[TERM_MATING][color] = S(0, bonus + 200);
+}
+
+/* Against a bare king only the material and the mating pattern count; returns 1 if so. */
+static int eval_mating_override(EvalInfo *ei)
+{
+    int c, t;
+    for (c = WHITE; c <= BLACK; c++)
+        if (ei->score[TERM_MATING][c]) {
+            int mating = ei->score[TERM_MATING][c] + S(0, non_pawn_material(ei->b, c));
+            for (t = 0; t < TERM_NB; t++)
+                ei->score[t][WHITE] = ei->score[t][BLACK] = 0;
+            ei->score[TERM_MATING][c] = mating;
+            return 1;
+        }
+    return 0;
 }
 
 /* Returns the endgame scale for the side that is ahead: drawish material gets less. */
@@ -478,53 +540,65 @@ const char *eval_term_name(int term)
     return TERM_NAMES[term];
 }
 
-int eval_position(const Board *b, EvalTrace *trace)
+/* Fills the attack sets every term reads and zeroes the scores. */
+static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features)
+{
+    int c, t;
+    ei->b = b;
+    ei->features = features;
+    for (c = WHITE; c <= BLACK; c++) {
+        ei->pawn_attacks[c] = pawn_attack_set(b->pieces[make_piece(c, PAWN)], c);
+        for (t = 0; t < 7; t++)
+            ei->attacked_by[c][t] = 0;
+        ei->attacked_by[c][PAWN] = ei->pawn_attacks[c];
+        ei->attacked_by[c][KING] = piece_attacks(b, KING, c, b->king_sq[c]);
+        ei->attacks[c] = ei->pawn_attacks[c] | ei->attacked_by[c][KING];
+        ei->king_zone[c] = ei->attacked_by[c][KING] | bit(b->king_sq[c]);
+        for (t = 0; t < 7; t++)
+            ei->king_attackers[c][t] = 0;
+        ei->zone_attacks[c] = 0;
+        ei->danger[c] = 0;
+        for (t = 0; t < TERM_NB; t++)
+            ei->score[t][c] = 0;
+    }
+}
+
+/* The evaluation behind eval_position and eval_features. */
+static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
 {
     EvalInfo ei;
-    int c, t, mg = 0, eg = 0, phase = 0, scale, score, type;
+    int c, t, mg = 0, eg = 0, phase = 0, scale, score, type, special;
 
     eval_init();
+    if (features) {
+        features->length = 0;
+        features->halfmove = b->halfmove;
+    }
     if (eval_insufficient_material(b)) {
         if (trace) {
-            int i;
-            for (i = 0; i < TERM_NB; i++)
-                trace->mg[i][0] = trace->mg[i][1] = trace->eg[i][0] = trace->eg[i][1] = 0;
-            trace->phase = 0;
-            trace->scale = 0;
-            trace->white_score = 0;
+            for (t = 0; t < TERM_NB; t++)
+                trace->mg[t][0] = trace->mg[t][1] = trace->eg[t][0] = trace->eg[t][1] = 0;
+            trace->phase = trace->scale = trace->white_score = 0;
         }
+        if (features)
+            features->phase = features->scale = features->linear = 0;
         return 0;
     }
-    ei.b = b;
-    for (c = WHITE; c <= BLACK; c++) {
-        ei.pawn_attacks[c] = pawn_attack_set(b->pieces[make_piece(c, PAWN)], c);
-        ei.attacks[c] = ei.pawn_attacks[c] | piece_attacks(b, KING, c, b->king_sq[c]);
-        ei.king_zone[c] = piece_attacks(b, KING, c, b->king_sq[c]) | bit(b->king_sq[c]);
-        ei.king_units[c] = ei.king_attackers[c] = 0;
-        for (t = 0; t < TERM_NB; t++)
-            ei.score[t][c] = 0;
-    }
+    eval_setup(&ei, b, features);
     for (c = WHITE; c <= BLACK; c++) {
         eval_material(&ei, c);
         eval_pawns(&ei, c);
         eval_pieces(&ei, c);
     }
     for (c = WHITE; c <= BLACK; c++) {
-        eval_king(&ei, c);
+        eval_shelter(&ei, c);
+        eval_danger(&ei, c);
         eval_passed(&ei, c);
         eval_threats(&ei, c);
         eval_mating(&ei, c);
     }
-    ei.score[TERM_TEMPO][b->side] = TEMPO;
-    for (c = WHITE; c <= BLACK; c++)
-        if (ei.score[TERM_MATING][c]) {
-            /* against a bare king only the material and the mating pattern count */
-            int mating = ei.score[TERM_MATING][c] + S(0, non_pawn_material(b, c));
-            for (t = 0; t < TERM_NB; t++)
-                ei.score[t][WHITE] = ei.score[t][BLACK] = 0;
-            ei.score[TERM_MATING][c] = mating;
-            break;
-        }
+    add(&ei, TERM_TEMPO, b->side, W_TEMPO, 1);
+    special = eval_mating_override(&ei);
     for (t = 0; t < TERM_NB; t++) {
         mg += mg_of(ei.score[t][WHITE]) - mg_of(ei.score[t][BLACK]);
         eg += eg_of(ei.score[t][WHITE]) - eg_of(ei.score[t][BLACK]);
@@ -536,8 +610,13 @@ int eval_position(const Board *b, EvalTrace *trace)
     scale = endgame_scale(b, eg > 0 ? WHITE : BLACK);
     score = (mg * phase + eg * (PHASE_MAX - phase) * scale / SCALE_NORMAL) / PHASE_MAX;
     /* fade toward a draw as the fifty-move clock runs, so that progress pays */
-    score = score * (200 - (b->halfmove < 100 ? b->halfmove : 100)) / 200;
+    score = score * (FADE_PLIES - (b->halfmove < 100 ? b->halfmove : 100)) / FADE_PLIES;
 
+    if (features) {
+        features->phase = phase;
+        features->scale = scale;
+        features->linear = !special;
+    }
     if (trace) {
         for (t = 0; t < TERM_NB; t++)
             for (c = WHITE; c <= BLACK; c++) {
@@ -549,4 +628,47 @@ int eval_position(const Board *b, EvalTrace *trace)
         trace->white_score = score;
     }
     return b->side == WHITE ? score : -score;
+}
+
+int eval_position(const Board *b, EvalTrace *trace)
+{
+    return eval_run(b, trace, NULL);
+}
+
+int eval_features(const Board *b, EvalFeatures *features)
+{
+    return eval_run(b, NULL, features);
+}
+
+/* ------------------------------------------------------------ for the tuner */
+
+const EvalGroup *eval_groups(int *count)
+{
+    *count = (int)(sizeof GROUPS / sizeof GROUPS[0]);
+    return GROUPS;
+}
+
+int eval_weight_count(void)
+{
+    return W_NB;
+}
+
+const int *eval_weights(void)
+{
+    return HCE_WEIGHTS;
+}
+
+int eval_weight_mg(int weight)
+{
+    return mg_of(weight);
+}
+
+int eval_weight_eg(int weight)
+{
+    return eg_of(weight);
+}
+
+int eval_weight_pack(int mg, int eg)
+{
+    return S(mg, eg);
 }

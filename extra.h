@@ -1,5 +1,6 @@
 /* extra.h: static evaluation. A tapered middlegame/endgame score from the side to
- * move's point of view, in centipawns, with a per-term breakdown for `eval`. */
+ * move's point of view, in centipawns, with a per-term breakdown for `eval`, and the
+ * weights and features that tools/tune.c fits to labelled positions. */
 #ifndef EXTRA_H
 #define EXTRA_H
 
@@ -19,8 +20,13 @@ typedef struct {
     int white_score;     /* the final score from white's point of view */
 } EvalTrace;
 
-enum { PHASE_MAX = 24, SCALE_NORMAL = 64 };
+enum { PHASE_MAX = 24, SCALE_NORMAL = 64, FADE_PLIES = 200 };
 enum { VALUE_PAWN = 100, VALUE_KNIGHT = 320, VALUE_BISHOP = 330, VALUE_ROOK = 500, VALUE_QUEEN = 950 };
+
+/* King danger enters the score non-linearly: a side whose summed danger features come to
+ * d (middlegame) and e (endgame) loses max(d, 0)^2 / KING_DANGER_MG_DIVISOR and
+ * max(e, 0) / KING_DANGER_EG_DIVISOR (the shape of Ethereal's king safety). */
+enum { KING_DANGER_MG_DIVISOR = 720, KING_DANGER_EG_DIVISOR = 20 };
 
 /* Returns the evaluation for the side to move; fills trace when it is not NULL. */
 int eval_position(const Board *b, EvalTrace *trace);
@@ -30,5 +36,44 @@ const char *eval_term_name(int term);
 int eval_insufficient_material(const Board *b);
 /* Returns a rough value of a piece type, for move ordering and exchange evaluation. */
 int eval_piece_value(int type);
+
+/* The evaluation as the tuner sees it: every weight is a packed middlegame/endgame pair
+ * (eval_weight_mg/eg unpack it), and a position's score is a function of how often each
+ * weight counts for each side (its features). */
+typedef struct {
+    const char *name;   /* a short name for the generated table's comments */
+    int first, count;   /* the group's weights are first .. first + count - 1 */
+    int row;            /* weights per line when written out (8 draws a board) */
+    int danger;         /* 1: king danger features (non-linear, see KING_DANGER_*) */
+} EvalGroup;
+
+enum { EVAL_FEATURES_MAX = 512 };
+typedef struct {
+    uint16_t weight;    /* index into the weights */
+    uint8_t color;      /* the side it counts for */
+    int8_t count;
+} EvalFeature;
+
+typedef struct {
+    EvalFeature list[EVAL_FEATURES_MAX];
+    int length;
+    int phase;          /* as in EvalTrace */
+    int scale;          /* endgame scale of the side ahead, out of SCALE_NORMAL */
+    int halfmove;       /* the fifty-move clock, which fades the score */
+    int linear;         /* 0 when special knowledge decides the score (mating, dead draws) */
+} EvalFeatures;
+
+/* Returns the groups of weights and their number. */
+const EvalGroup *eval_groups(int *count);
+/* Returns the number of weights and the weights themselves. */
+int eval_weight_count(void);
+const int *eval_weights(void);
+/* Unpacks a weight into its middlegame and endgame halves. */
+int eval_weight_mg(int weight);
+int eval_weight_eg(int weight);
+/* Packs a middlegame/endgame pair into one weight. */
+int eval_weight_pack(int mg, int eg);
+/* Returns the evaluation for the side to move, as eval_position, and fills features. */
+int eval_features(const Board *b, EvalFeatures *features);
 
 #endif
