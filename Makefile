@@ -8,7 +8,7 @@ HEADERS = movement.h extra.h tables/hce.h
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug bench perft-bench perft-full timing fuzz web run clean
+.PHONY: all test debug bench perft-bench perft-full timing fuzz web run clean tune
 
 # The WebAssembly build (README "In the browser"): a standalone module with no imports, its
 # static data from 64 KiB up (the course page writes its strings from address 0) and a fixed
@@ -39,11 +39,11 @@ tests/unit-debug: tests/unit.c movement.c extra.c $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) -Wno-missing-prototypes tests/unit.c movement.c extra.c -o $@
 
 # Every test; perft counts up to PERFT_CAP nodes per position and depth (about a minute).
-test: engine tests/unit tests/endgame
+test: engine tests/unit tests/endgame tools/tune
 	ENDGAME=./tests/endgame bash tests/run-all.sh ./engine ./tests/unit $(PERFT_CAP)
 
 # The same tests with assertions (board_is_ok after make/unmake) and sanitizers.
-debug: engine-debug tests/unit-debug
+debug: engine-debug tests/unit-debug tools/tune
 	bash tests/run-all.sh ./engine-debug ./tests/unit-debug $(DEBUG_PERFT_CAP)
 
 # The whole perft suite at every depth (several minutes).
@@ -62,6 +62,18 @@ bench: engine
 BUSY ?= 1
 timing: engine
 	BUSY=$(BUSY) bash tests/timing.sh ./engine
+
+# The tables' makers (README "Where the weights come from"). `make` never runs them: the
+# tables they write are committed, and remade only by these targets.
+TOOLS_COMMON = tools/common.c tools/common.h
+tools/tune: tools/tune.c $(TOOLS_COMMON) movement.c extra.c $(HEADERS)
+	$(CC) $(WARNINGS) -O2 tools/tune.c tools/common.c movement.c extra.c -lm -o $@
+
+# Fits every weight of extra.c to TUNE_DATA (plain or .xz) and rewrites tables/hce.h.
+TUNE_DATA ?= ../shared/data/labelled/sf15-n2000.txt.xz
+TUNE_ARGS ?= --epochs 150 --lambda 0.5 --seed 1
+tune: tools/tune
+	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision and the UCI loop, run for
 # FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (README "Bad input").
@@ -86,4 +98,4 @@ run: web
 	python3 -m http.server 8000 --directory web
 
 clean:
-	rm -f engine engine-debug tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci web/engine.wasm
+	rm -f tools/tune engine engine-debug tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci web/engine.wasm

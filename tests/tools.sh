@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# tests/tools.sh: the table makers on a small data set (tests/data/labelled-sample.txt, 2000
+# positions of ../shared/data/labelled, labelled by Stockfish 15.1): the error falls, the same
+# seed gives the same table, the table builds the engine, and bad data is reported as the
+# README says. Usage: tests/tools.sh (after `make tools/tune`). Ends with "N passed, N failed".
+set -u
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+DATA=tests/data/labelled-sample.txt
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { if eval "$1"; then ok; else bad "$2"; fi; }
+
+# training LINE LOG: the training error on the line that starts with LINE
+training() { grep "^$1" "$2" | sed 's/.*training \([0-9.]*\),.*/\1/'; }
+
+echo "-- tune"
+# run_tune DIR ARGS...: tune in DIR (so that every table names the same output file)
+run_tune() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && "$OLDPWD/tools/tune" --data "$OLDPWD/$DATA" --out hce.h "$@"); }
+run_tune "$tmp/a" --epochs 20 --rate 0.2 --seed 5 >"$tmp/a.log" 2>&1; status=$?
+check '[ $status -eq 0 ] && [ -s "$tmp/a/hce.h" ]' "tune runs (status $status): $(tail -2 "$tmp/a.log")"
+before=$(training before "$tmp/a.log"); after=$(training "after:" "$tmp/a.log")
+check '[ -n "$before" ] && [ -n "$after" ] && [ "$(echo "$after < $before - 0.001" | bc)" = 1 ]' \
+  "tune: the training error falls ($before -> $after)"
+check 'grep -q "give back the evaluation within [0-3]\." "$tmp/a.log"' \
+  "tune: the features give back the evaluation ($(grep 'give back' "$tmp/a.log"))"
+run_tune "$tmp/b" --epochs 20 --rate 0.2 --seed 5 >/dev/null 2>&1
+check 'cmp -s "$tmp/a/hce.h" "$tmp/b/hce.h"' "tune: the same seed gives the same table"
+run_tune "$tmp/c" --epochs 20 --rate 0.2 --seed 6 >/dev/null 2>&1
+check '! cmp -s "$tmp/a/hce.h" "$tmp/c/hce.h"' "tune: another seed gives another table"
+mkdir -p "$tmp/tree/tables"
+cp engine.c movement.c movement.h extra.c extra.h "$tmp/tree/"
+cp "$tmp/a/hce.h" "$tmp/tree/tables/hce.h"
+check '(cd "$tmp/tree" && cc -std=c99 -O2 engine.c movement.c extra.c -o engine 2>"$tmp/cc.log" && ./engine bench 2 >/dev/null 2>&1)' \
+  "tune: the table it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
+
+echo "-- bad data"
+{ head -50 "$DATA"
+  echo "not a fen | 10 | 1.0"
+  echo "8/8/8/8/8/8/8/K6k w - - 0 1 | 10"
+  echo "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | ten | 0.5"
+  echo "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 10 | 2.0"
+  echo ""
+  tail -50 "$DATA"; } >"$tmp/bad.txt"
+./tools/tune --data "$tmp/bad.txt" --epochs 2 --out "$tmp/bad.h" >"$tmp/bad.out" 2>"$tmp/bad.err"; status=$?
+check '[ $status -eq 0 ] && grep -q "104 lines, 100 positions, 4 malformed" "$tmp/bad.out"' \
+  "malformed lines are counted and skipped (status $status): $(head -1 "$tmp/bad.out")"
+check '[ "$(grep -c warning "$tmp/bad.err")" = 1 ] && grep -q "line 51" "$tmp/bad.err"' \
+  "one warning names the first malformed line: $(cat "$tmp/bad.err")"
+./tools/tune --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
+check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ] && [ ! -e "$tmp/m.h.tmp" ]' \
+  "a missing file is an error and writes nothing: $(cat "$tmp/m.err")"
+: >"$tmp/empty.txt"
+./tools/tune --data "$tmp/empty.txt" --out "$tmp/e.h" >/dev/null 2>"$tmp/e.err"; status=$?
+check '[ $status -ne 0 ] && grep -q "no position" "$tmp/e.err" && [ ! -e "$tmp/e.h" ]' \
+  "an empty file is an error: $(cat "$tmp/e.err")"
+./tools/tune --data "$DATA" --epochs x --out "$tmp/u.h" >/dev/null 2>"$tmp/u.err"; status=$?
+check '[ $status -eq 2 ] && [ "$(grep -c "" "$tmp/u.err")" = 1 ]' "a bad option is a usage error: $(cat "$tmp/u.err")"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,52 @@
+/* tools/common.h: what the tuner and the trainer share: reading labelled positions
+ * (`FEN | SCORE | RESULT` lines) with a held-out tenth, a seeded random generator, and
+ * writing a generated table so that an interrupted run leaves the old one whole. */
+#ifndef TOOLS_COMMON_H
+#define TOOLS_COMMON_H
+
+#include "../movement.h"
+
+#include <stdio.h>
+
+/* Every VALIDATION_EVERY-th line of each file (the last of each ten) is held out. */
+enum { VALIDATION_EVERY = 10 };
+
+/* Called for each well-formed line: its position, SCORE (centipawns, white's view),
+ * RESULT (1, 0.5 or 0, white's view) and whether it is held out. Returns 0 to go on. */
+typedef int (*LabelledVisit)(void *context, const Board *b, int score, double result, int held_out);
+
+typedef struct {
+    long lines;         /* every line read, blank ones included */
+    long good;          /* handed to the visitor */
+    long malformed;     /* skipped: bad FEN, missing field, a number that is not one */
+} LabelledCount;
+
+/* Reads path ("-": standard input), at most `limit` lines when limit > 0, and calls visit
+ * for every good line. Prints one warning naming the first malformed line. Returns 1, or 0
+ * with a reason in err when the file is missing or unreadable, holds no good line, or the
+ * visitor stopped. */
+int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
+                  char *err, size_t err_size);
+
+/* A small seeded generator (xorshift64*, Vigna 2016): the same seed, the same numbers. */
+typedef struct {
+    uint64_t state;
+} Random;
+
+void random_seed(Random *r, uint64_t seed);
+uint64_t random_next(Random *r);
+/* Returns a number uniformly drawn from [0, 1). */
+double random_unit(Random *r);
+/* Returns a number from a normal distribution with mean 0 and deviation 1 (Box-Muller). */
+double random_normal(Random *r);
+
+/* The logistic function 1 / (1 + e^-x). */
+double sigmoid(double x);
+
+/* Opens path.tmp for writing; commit_output renames it over path once it is complete, and
+ * abandon_output removes it. Each returns 1, or 0 with a reason in err. */
+FILE *begin_output(const char *path, char *err, size_t err_size);
+int commit_output(FILE *f, const char *path, char *err, size_t err_size);
+void abandon_output(FILE *f, const char *path);
+
+#endif
