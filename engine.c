@@ -53,6 +53,7 @@ enum { MAX_PLY = 100, MAX_DEPTH = 64 };
 enum { SCORE_INF = 32000, SCORE_MATE = 31000, SCORE_MATE_BOUND = SCORE_MATE - MAX_PLY - 1, SCORE_DRAW = 0 };
 enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
+enum { HASH_DEFAULT_MB = 16 };   /* the UCI Hash option's default, also the table of a match game at fixed nodes */
 enum { WARNING_MAX = 400, HISTORY_MAX = 16384 };
 enum { BATCH_LINE_MAX = 1 << 16 };
 
@@ -392,12 +393,16 @@ typedef struct {
 /* match: its options, the opponent, and one game with how it ended. */
 enum { MATCH_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
 enum { MATCH_HANDSHAKE_MS = 5000, MATCH_SLACK_MS = 250 };
+/* at fixed nodes the opponent answers within 5 s plus its nodes at 50 k nodes a second, so that a
+ * loaded machine never makes it forfeit (a UCI engine searches millions a second) */
+enum { MATCH_NODES_WAIT_MS = 5000, MATCH_SLOW_NODES_PER_SECOND = 50000 };
 typedef struct {
     const char *opponent;   /* a UCI engine's command line, or "random" */
     const char *openings;   /* a FEN/EPD file, or NULL for the start position */
     const char *pgn;        /* where the games go, or NULL */
     int games;
-    double seconds;         /* per move, for both sides */
+    double seconds;         /* per move, for both sides, or 0 */
+    long long nodes;        /* per move, for both sides, or 0 */
 } MatchOptions;
 
 typedef struct {
@@ -423,6 +428,7 @@ static int parse_count(const char *s, long long max, long long *out);
 static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits);
 static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
 static Move decide_search(const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
+static Move game_search(const Board *board, const uint64_t *keys, int key_count, const Limits *limits, int new_game, int *score, int *depth);
 static int run_batch(const Limits *options);
 static int batch_read_line(char *line, size_t size);
 static int batch_answer(char *line, const Limits *options, long number);
@@ -478,8 +484,8 @@ static int match_opening_fen(char *line, char *fen, size_t size);
 static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOpponent *o);
 static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g);
 static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g);
-static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, Move *m);
-static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds);
+static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, const MatchOptions *opt, Move *m);
+static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, const MatchOptions *opt, int new_game);
 static Move match_random_move(Board *b);
 static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g);
 static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason);
@@ -488,7 +494,8 @@ static int match_outcome(const MatchGame *g);
 static void match_elo_text(const int score[3], char *out, size_t size);
 static double match_elo(double s);
 static double match_sqrt(double x);
-static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, double seconds);
+static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, const MatchOptions *opt);
+static void match_limits_text(const MatchOptions *opt, char *out, size_t size);
 static void match_pgn_tag(FILE *out, const char *name, const char *value);
 static void match_pgn_token(FILE *out, int *column, const char *token);
 static double move_budget(double seconds);
@@ -531,7 +538,7 @@ static void print_usage(FILE *out)
         "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | uci\n"
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
         "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
-        "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS\n"
+        "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
         "                    [--openings FILE] [--pgn FILE]\n"
         "\n"
         "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
@@ -905,6 +912,33 @@ static Move decide_search(const Board *board, const Move *moves, int count, cons
     return s.best_move;
 }
 
+/* Searches every legal move of board (one at least) within limits as the UCI engine does in a
+ * game, so that a fixed-node match against our own UCI build is between equals: a table of the
+ * UCI default size kept from move to move and cleared when new_game is set, keys being the
+ * game's positions so far. Returns the move, with its score (side to move's view) and the depth
+ * completed (0: no score). */
+static Move game_search(const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
+                        int new_game, int *score, int *depth)
+{
+    static Search s;
+    static TransTable tt;
+    MoveList list;
+    if (!tt.buckets)
+        tt_init(&tt, HASH_DEFAULT_MB);
+    else if (new_game)
+        tt_clear(&tt);
+    s.tt = &tt;
+    s.limits = *limits;
+    search_reset(&s, board, keys, key_count);
+    gen_legal(&s.board, &list, GEN_ALL);
+    s.root_count = list.count;
+    memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
+    iterate(&s);
+    *score = s.best_score;
+    *depth = s.completed_depth;
+    return s.best_move;
+}
+
 /* The course's WebAssembly entry point: the index of the chosen move, or -1 on bad input. */
 int choose_move(char *fen, char *moves, int timeout);
 int choose_move(char *fen, char *moves, int timeout)
@@ -1042,7 +1076,7 @@ enum { INPUT_MAX = 1 << 16 };
 enum { OPT_HASH, OPT_MOVE_OVERHEAD, OPT_CLEAR_HASH, OPT_PONDER, OPT_NB };
 
 static UciOption uci_options[OPT_NB] = {
-    { "Hash", OPTION_SPIN, 16, 1, 1024, 16 },
+    { "Hash", OPTION_SPIN, HASH_DEFAULT_MB, 1, 1024, HASH_DEFAULT_MB },
     { "Move Overhead", OPTION_SPIN, 20, 0, 5000, 20 },
     { "Clear Hash", OPTION_BUTTON, 0, 0, 0, 0 },
     { "Ponder", OPTION_CHECK, 0, 0, 1, 0 },
@@ -1661,8 +1695,8 @@ static void uci_cmd_bench(char *args)
 /* engine match: our search against a UCI engine run as a child process (or the built-in
  * random mover), refereed by our rules, with a running score on stderr and a PGN. */
 
-/* engine match --opponent CMD --games N --time S [--openings FILE] [--pgn FILE]: plays the
- * games and prints the final score; returns 0, or an exit status after one error line. */
+/* engine match --opponent CMD --games N --time S|--nodes N [--openings FILE] [--pgn FILE]: plays
+ * the games and prints the final score; returns 0, or an exit status after one error line. */
 static int run_match(int argc, char **argv)
 {
     MatchOptions opt;
@@ -1691,7 +1725,7 @@ static int run_match(int argc, char **argv)
                 game.engine_white ? ENGINE_NAME : opponent.name, game.result,
                 game.engine_white ? opponent.name : ENGINE_NAME, game.reason, ENGINE_NAME, score[0], score[1], score[2], elo);
         if (pgn) {
-            match_write_pgn(pgn, &game, g + 1, opponent.name, opt.seconds);
+            match_write_pgn(pgn, &game, g + 1, opponent.name, &opt);
             fflush(pgn);
         }
     }
@@ -1723,6 +1757,8 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
             ok = parse_count(value, MATCH_GAMES_MAX, &games);
         else if (ok && strcmp(key, "--time") == 0)
             ok = parse_seconds(value, &opt->seconds);
+        else if (ok && strcmp(key, "--nodes") == 0)
+            ok = parse_count(value, (long long)1e12, &opt->nodes);
         else
             ok = 0;
         if (!ok) {
@@ -1731,9 +1767,9 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
         }
     }
     opt->games = (int)games;
-    if (!opt->opponent || !opt->games || opt->seconds <= 0) {
-        fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N --time SECONDS"
-                        " [--openings FILE] [--pgn FILE]\n");
+    if (!opt->opponent || !opt->games || (opt->seconds <= 0 && !opt->nodes)) {
+        fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N"
+                        " --time SECONDS|--nodes N [--openings FILE] [--pgn FILE]\n");
         return EXIT_USAGE;
     }
     return 0;
@@ -1824,7 +1860,7 @@ static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOppone
     static uint64_t keys[MATCH_MAX_PLIES + 1];
     Board board = game->start;
     char how[100];
-    int random = strcmp(opt->opponent, "random") == 0, playing;
+    int random = strcmp(opt->opponent, "random") == 0, playing, engine_moves = 0;
     game->ply_count = 0;
     game->result = NULL;
     keys[0] = board.key;
@@ -1837,11 +1873,11 @@ static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOppone
         Move m = MOVE_NONE;
         Undo u;
         if ((board.side == WHITE) == game->engine_white)
-            m = match_engine_move(&board, keys, game->ply_count + 1, opt->seconds);
+            m = match_engine_move(&board, keys, game->ply_count + 1, opt, engine_moves++ == 0);
         else if (random)
             m = match_random_move(&board);
         else
-            playing = match_opponent_move(o, game, &board, opt->seconds, &m);
+            playing = match_opponent_move(o, game, &board, opt, &m);
         if (playing) {
             game->moves[game->ply_count++] = m;
             board_make(&board, m, &u);
@@ -1896,16 +1932,20 @@ static int match_expect(MatchOpponent *o, const char *word, double wait, char *l
     return match_forfeit(g, "abandoned", "crashed (%s) before '%s'", how, word);
 }
 
-/* Asks the opponent for its move in the game so far (position fen ... moves ..., go movetime);
- * returns 1 with the move in m, or 0 after forfeiting the game for it. */
-static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, Move *m)
+/* Asks the opponent for its move in the game so far (position fen ... moves ..., then go nodes
+ * and/or movetime); returns 1 with the move in m, or 0 after forfeiting the game for it. */
+static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, const MatchOptions *opt, Move *m)
 {
     static char command[FEN_MAX + 32 + 6 * MATCH_MAX_PLIES];
     char line[MATCH_LINE], fen[FEN_MAX], token[16] = "", answer[8] = "", played[8];
     Board now = *b;
-    double wait = 3 * seconds > seconds + MATCH_SLACK_MS / 1000.0 ? 3 * seconds : seconds + MATCH_SLACK_MS / 1000.0;
+    double seconds = opt->seconds, wait = 0;
     size_t used;
     int i;
+    if (seconds > 0)
+        wait = 3 * seconds > seconds + MATCH_SLACK_MS / 1000.0 ? 3 * seconds : seconds + MATCH_SLACK_MS / 1000.0;
+    if (opt->nodes && wait < MATCH_NODES_WAIT_MS / 1000.0 + (double)opt->nodes / MATCH_SLOW_NODES_PER_SECOND)
+        wait = MATCH_NODES_WAIT_MS / 1000.0 + (double)opt->nodes / MATCH_SLOW_NODES_PER_SECOND;
     board_to_fen(&g->start, fen);
     used = (size_t)snprintf(command, sizeof command, "position fen %s%s", fen, g->ply_count ? " moves" : "");
     for (i = 0; i < g->ply_count; i++) {
@@ -1913,7 +1953,11 @@ static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, d
         used += (size_t)snprintf(command + used, sizeof command - used, " %s", played);
     }
     child_send(&o->child, command);
-    snprintf(line, sizeof line, "go movetime %.0f", seconds * 1000 > 1 ? seconds * 1000 : 1);
+    used = (size_t)snprintf(line, sizeof line, "go");
+    if (opt->nodes)
+        used += (size_t)snprintf(line + used, sizeof line - used, " nodes %lld", opt->nodes);
+    if (seconds > 0)
+        snprintf(line + used, sizeof line - used, " movetime %.0f", seconds * 1000 > 1 ? seconds * 1000 : 1);
     child_send(&o->child, line);
     if (!match_expect(o, "bestmove", wait, line, sizeof line, g))
         return 0;
@@ -1925,16 +1969,24 @@ static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, d
     return 1;
 }
 
-/* Our move: the one-shot search over every legal move, its clock started now, with the game's
- * position keys so that it sees repetitions. */
-static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds)
+/* Our move, with the game's position keys so that the search sees repetitions, its clock
+ * started now: at fixed nodes the search of a UCI game (new_game on our first move), also
+ * stopped by the one-shot budget of --time if given; with --time alone the one-shot search. */
+static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, const MatchOptions *opt, int new_game)
 {
     Limits limits;
     MoveList list;
+    int score, depth;
     memset(&limits, 0, sizeof limits);
     limits.start = clock_now();
-    gen_legal(b, &list, GEN_ALL);
-    return decide_search(b, list.moves, list.count, keys, key_count, seconds, &limits);
+    if (!opt->nodes) {
+        gen_legal(b, &list, GEN_ALL);
+        return decide_search(b, list.moves, list.count, keys, key_count, opt->seconds, &limits);
+    }
+    limits.node_limit = (uint64_t)opt->nodes;
+    if (opt->seconds > 0)
+        limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(opt->seconds);
+    return game_search(b, keys, key_count, &limits, new_game, &score, &depth);
 }
 
 /* The built-in opponent: a legal move drawn at random (xorshift64 with a fixed seed, so a
@@ -2043,14 +2095,15 @@ static double match_sqrt(double x)
 }
 
 /* Appends one game as PGN: the tags, the moves in SAN, the reason in a comment, the result. */
-static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, double seconds)
+static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, const MatchOptions *opt)
 {
     Board b = g->start, standard;
     char fen[FEN_MAX], text[sizeof g->reason + 2];
     time_t now = time(NULL);
     int i, column = 0;
     board_start(&standard);
-    snprintf(text, sizeof text, "%s match, %g s per move", ENGINE_NAME, seconds);
+    match_limits_text(opt, fen, sizeof fen);
+    snprintf(text, sizeof text, "%s match, %s per move", ENGINE_NAME, fen);
     match_pgn_tag(out, "Event", text);
     match_pgn_tag(out, "Site", "?");
     strftime(text, sizeof text, "%Y.%m.%d", localtime(&now));
@@ -2085,6 +2138,17 @@ static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char
     match_pgn_token(out, &column, text);
     match_pgn_token(out, &column, g->result);
     fputs("\n\n", out);
+}
+
+/* Writes the limits of a move: "0.1 s", "20000 nodes" or "20000 nodes and 0.1 s". */
+static void match_limits_text(const MatchOptions *opt, char *out, size_t size)
+{
+    if (opt->nodes && opt->seconds > 0)
+        snprintf(out, size, "%lld nodes and %g s", opt->nodes, opt->seconds);
+    else if (opt->nodes)
+        snprintf(out, size, "%lld nodes", opt->nodes);
+    else
+        snprintf(out, size, "%g s", opt->seconds);
 }
 
 /* Writes a PGN tag pair; quotes and backslashes in the value become apostrophes and slashes. */

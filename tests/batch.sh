@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/batch.sh: `engine --batch` (answers equal one-shot answers, bad lines stay on their
 # own line, the time limit per line) and `engine match` (wins against the random mover,
-# forfeits of fake opponents that crash, play illegal moves or hang, processes reaped, PGN
-# read back move by move through our SAN parser by tests/pgn_check.c, openings, usage).
+# fixed nodes, forfeits of fake opponents that crash, play illegal moves or hang, processes
+# reaped, PGN read back move by move through our SAN parser by tests/pgn_check.c, openings,
+# usage).
 # Usage: tests/batch.sh [ENGINE]. Takes about 5 s; ends with "N passed, N failed".
 set -u
 ENGINE=${1:-./engine}
@@ -82,6 +83,18 @@ check "a running score line per game" [ "$(grep -c '^game [1-4]/4: .* | Boxer +[
 check "colours alternate" [ "$(grep -c '^\[White "Boxer' "$tmp/random.pgn")" -eq 2 ]
 check "PGN reads back through our SAN parser" reads_back "$tmp/random.pgn"
 
+# --- fixed nodes: against random, then against our own UCI build, whose search at `go nodes`
+# is ours at --nodes (same table, same limits): both colours of the opening give the same game.
+"$ENGINE" match --opponent random --games 2 --nodes 2000 --pgn "$tmp/nodes.pgn" >"$tmp/out" 2>"$tmp/err"; status=$?
+check "match --nodes vs random: 2 of 2 won (status $status, $(cat "$tmp/out"))" grep -q "2 games, +2 =0 -0" "$tmp/out"
+check "the PGN names the nodes" grep -q '^\[Event "Boxer match, 2000 nodes per move"\]$' "$tmp/nodes.pgn"
+"$ENGINE" match --opponent "$ENGINE" --games 2 --nodes 1500 --pgn "$tmp/self.pgn" >"$tmp/out" 2>"$tmp/err"; status=$?
+movetext() { awk -v n="$2" '/^\[Round /{r++} r==n && !/^\[/' "$1"; }
+check "match --nodes vs our UCI build exits 0 (status $status)" [ $status -eq 0 ]
+check "at fixed nodes our search plays as our UCI build: one game twice" \
+  [ "$(movetext "$tmp/self.pgn" 1)" = "$(movetext "$tmp/self.pgn" 2)" ]
+check "PGN at fixed nodes reads back" reads_back "$tmp/self.pgn"
+
 # --- fake opponents (copied to $tmp, so that their processes are easy to find): each forfeits.
 cp "$here"/fakes/*.sh "$tmp/"
 forfeit() { # FAKE TERMINATION DETAIL
@@ -126,6 +139,9 @@ expect_status 2 match --opponent random --games 0 --time 0.1
 expect_status 2 match --opponent random --games 2 --time 0
 expect_status 2 match --opponent random --games 2 --time 0.1 --colour white
 expect_status 2 match --opponent random --games 2 --time
+expect_status 2 match --opponent random --games 2 --nodes 0
+expect_status 2 match --opponent random --games 2 --nodes 10x
+expect_status 2 match --opponent random --games 2 --openings "$tmp/openings.epd"
 expect_status 2 match --opponent random --games 2 --time 0.1 --openings "$tmp/none.epd"
 printf 'not a fen\n' >"$tmp/bad.epd"
 expect_status 3 match --opponent random --games 2 --time 0.1 --openings "$tmp/bad.epd"
