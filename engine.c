@@ -56,6 +56,7 @@ enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
 enum { HASH_DEFAULT_MB = 16 };   /* the UCI Hash option's default, also the table of a match game at fixed nodes */
 enum { WARNING_MAX = 400, HISTORY_MAX = 16384 };
 enum { BATCH_LINE_MAX = 1 << 16 };
+enum { WORKERS_MAX = 64 };
 
 /* ======================================================== platform shim */
 
@@ -154,6 +155,11 @@ typedef struct {
     char buf[4096];
 } Child;
 
+#if HAVE_POSIX
+/* The process group of the running child, which a match worker's signal handler kills. */
+static volatile sig_atomic_t child_group;
+#endif
+
 /* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
  * and its stderr on /dev/null; returns 1, or 0 with a reason (always 0 without POSIX). */
 static int child_start(Child *c, const char *command, char *err, size_t err_size)
@@ -187,6 +193,7 @@ static int child_start(Child *c, const char *command, char *err, size_t err_size
         _exit(127);
     }
     setpgid(pid, pid);
+    child_group = (sig_atomic_t)pid;
     signal(SIGPIPE, SIG_IGN); /* a dead child must not kill us on the next write */
     close(in[0]);
     close(out[1]);
@@ -283,6 +290,7 @@ static void child_stop(Child *c, char *how, size_t how_size)
     for (i = 0; i < 20 && (done = waitpid((pid_t)c->pid, &status, WNOHANG)) == 0; i++)
         poll(NULL, 0, 10);
     kill(-(pid_t)c->pid, SIGKILL); /* also whatever it started */
+    child_group = 0;
     if (done <= 0)
         while (waitpid((pid_t)c->pid, &status, 0) < 0 && errno == EINTR)
             ;
@@ -295,6 +303,181 @@ static void child_stop(Child *c, char *how, size_t how_size)
 #else
     (void)c;
     snprintf(how, how_size, "not running");
+#endif
+}
+
+/* A copy of this process that plays match games for it, with a pipe each way. Each side
+ * reads from its `in` and writes to its `out`. */
+typedef struct {
+    long pid;               /* in the parent: the worker's; 0 when none runs (and in the worker) */
+    int in;
+    int out;
+} Worker;
+
+#if HAVE_POSIX
+/* A worker's SIGTERM and SIGINT: kills its opponent's process group, then ends. */
+static void worker_on_signal(int signal_number)
+{
+    (void)signal_number;
+    if (child_group)
+        kill(-(pid_t)child_group, SIGKILL);
+    _exit(1);
+}
+#endif
+
+/* Forks workers[index] with its two pipes (close-on-exec, so no opponent inherits them);
+ * returns 1 in the parent, 0 in the worker (which closes the parent's ends to the earlier
+ * workers, so that each sees the end of its own input), -1 with a reason if it cannot. */
+static int worker_start(Worker *workers, int index, char *err, size_t err_size)
+{
+#if HAVE_POSIX
+    int down[2] = { -1, -1 }, up[2] = { -1, -1 }, i; /* down: parent to worker; up: back */
+    Worker *w = &workers[index];
+    pid_t pid = -1;
+    if (pipe(down) != 0 || pipe(up) != 0 || (pid = fork()) < 0) {
+        snprintf(err, err_size, "cannot start a worker process: %s", strerror(errno));
+        for (i = 0; i < 2; i++) {
+            if (down[i] >= 0)
+                close(down[i]);
+            if (up[i] >= 0)
+                close(up[i]);
+        }
+        return -1;
+    }
+    for (i = 0; i < 2; i++) {
+        fcntl(down[i], F_SETFD, FD_CLOEXEC);
+        fcntl(up[i], F_SETFD, FD_CLOEXEC);
+    }
+    if (pid == 0) {
+        for (i = 0; i < index; i++) {
+            close(workers[i].in);
+            close(workers[i].out);
+        }
+        signal(SIGTERM, worker_on_signal);
+        signal(SIGINT, worker_on_signal);
+        close(down[1]);
+        close(up[0]);
+        w->pid = 0;
+        w->in = down[0];
+        w->out = up[1];
+        return 0;
+    }
+    signal(SIGPIPE, SIG_IGN); /* a dead worker must not kill us on the next write */
+    close(down[0]);
+    close(up[1]);
+    w->pid = pid;
+    w->in = up[0];
+    w->out = down[1];
+    return 1;
+#else
+    (void)workers;
+    (void)index;
+    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, pipe)");
+    return -1;
+#endif
+}
+
+/* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
+static int worker_write(const Worker *w, const void *data, size_t size)
+{
+#if HAVE_POSIX
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(w->out, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 1;
+#else
+    (void)w;
+    (void)data;
+    (void)size;
+    return 0;
+#endif
+}
+
+/* Reads exactly size bytes from the other side, waiting for them; returns 1, or 0 if it is
+ * gone (or closed its end) first. */
+static int worker_read(const Worker *w, void *data, size_t size)
+{
+#if HAVE_POSIX
+    char *p = data;
+    while (size > 0) {
+        ssize_t n = read(w->in, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 1;
+#else
+    (void)w;
+    (void)data;
+    (void)size;
+    return 0;
+#endif
+}
+
+/* Waits until one of the count workers has written something (or ended); returns its index,
+ * or -1 if waiting fails. */
+static int worker_wait(const Worker *workers, int count)
+{
+#if HAVE_POSIX
+    struct pollfd p[WORKERS_MAX];
+    int i, n = count < WORKERS_MAX ? count : WORKERS_MAX;
+    for (i = 0; i < n; i++) {
+        p[i].fd = workers[i].in;
+        p[i].events = POLLIN;
+        p[i].revents = 0;
+    }
+    while (poll(p, (nfds_t)n, -1) < 0)
+        if (errno != EINTR)
+            return -1;
+    for (i = 0; i < n; i++)
+        if (p[i].revents)
+            return i;
+    return -1;
+#else
+    (void)workers;
+    (void)count;
+    return -1;
+#endif
+}
+
+/* Ends a worker and reaps it: closing its input ends an idle one; a busy one (now) first
+ * gets SIGTERM, on which it kills its opponent. */
+static void worker_stop(Worker *w, int now)
+{
+#if HAVE_POSIX
+    int status;
+    if (!w->pid)
+        return;
+    if (now)
+        kill((pid_t)w->pid, SIGTERM);
+    close(w->out);
+    close(w->in);
+    while (waitpid((pid_t)w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    w->pid = 0;
+#else
+    (void)w;
+    (void)now;
+#endif
+}
+
+/* Ends this process at once, as a worker does: its parent owns the files and buffers. */
+static void worker_exit(int status)
+{
+#if HAVE_POSIX
+    _exit(status);
+#else
+    exit(status);
 #endif
 }
 
@@ -390,8 +573,13 @@ typedef struct {
     Move search_moves[MAX_MOVES];
 } UciGo;
 
-/* match: its options, the opponent, and one game with how it ended. */
+/* match: its options, the opponent, one game with how it ended, a worker's report of one, and
+ * the tally of the games so far. */
 enum { MATCH_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
+/* finished games wait in a window for those before them, so that they count in their order */
+enum { MATCH_WINDOW = 4 * WORKERS_MAX };
+/* the built-in random mover's seed, mixed with the game's number */
+#define MATCH_RANDOM_SEED UINT64_C(0x9E3779B97F4A7C15)
 enum { MATCH_HANDSHAKE_MS = 5000, MATCH_SLACK_MS = 250 };
 /* at fixed nodes the opponent answers within 5 s plus its nodes at 50 k nodes a second, so that a
  * loaded machine never makes it forfeit (a UCI engine searches millions a second) */
@@ -403,6 +591,7 @@ typedef struct {
     int games;
     double seconds;         /* per move, for both sides, or 0 */
     long long nodes;        /* per move, for both sides, or 0 */
+    int concurrency;        /* games at once, each in a worker process when more than 1 */
 } MatchOptions;
 
 typedef struct {
@@ -415,10 +604,24 @@ typedef struct {
     Move moves[MATCH_MAX_PLIES];
     int ply_count;
     int engine_white;       /* 1 if our search plays white */
-    const char *result;     /* "1-0", "0-1" or "1/2-1/2"; NULL while the game runs */
-    const char *termination; /* the PGN Termination tag: normal, adjudication, time forfeit, ... */
+    char result[8];         /* "1-0", "0-1" or "1/2-1/2"; empty while the game runs */
+    char termination[24];   /* the PGN Termination tag: normal, adjudication, time forfeit, ... */
     char reason[200];       /* checkmate, threefold repetition, or why the opponent forfeits */
-} MatchGame;
+} MatchGame;                /* no pointers: a worker sends it through a pipe as it is */
+
+typedef struct {
+    int number;             /* the game's number from 0; -1 for an empty slot of the window */
+    int status;             /* 0, or 1 if the opponent's process could not be started */
+    char opponent[64];      /* its name */
+    MatchGame game;
+} MatchReport;
+
+typedef struct {
+    FILE *pgn;              /* where the games go, or NULL */
+    char opponent[64];      /* its name, from the last game */
+    int played;             /* games counted, which are the first ones */
+    int score[3];           /* our wins, draws, losses */
+} MatchTally;
 
 /* prototypes */
 static void print_usage(FILE *out);
@@ -481,12 +684,17 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt);
 static int match_load_openings(const char *path, Board **openings, int *count);
 static int match_add_opening(Board **openings, int *count, int *capacity, const Board *b);
 static int match_opening_fen(char *line, char *fen, size_t size);
-static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOpponent *o);
+static int match_run_serial(const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
+static int match_run_workers(const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
+static void match_worker(const MatchOptions *opt, const Board *openings, int count, const Worker *w);
+static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame *g, const char *opponent);
+static int match_play_game(const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game, MatchOpponent *o);
 static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g);
 static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g);
 static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, const MatchOptions *opt, Move *m);
 static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, const MatchOptions *opt, int new_game);
-static Move match_random_move(Board *b);
+static Move match_random_move(Board *b, uint64_t *state);
+static uint64_t random_next(uint64_t *state);
 static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g);
 static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason);
 static int match_forfeit(MatchGame *g, const char *termination, const char *format, ...);
@@ -539,7 +747,7 @@ static void print_usage(FILE *out)
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
         "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
         "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
-        "                    [--openings FILE] [--pgn FILE]\n"
+        "                    [--concurrency K] [--openings FILE] [--pgn FILE]\n"
         "\n"
         "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
         "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
@@ -1695,54 +1903,144 @@ static void uci_cmd_bench(char *args)
 /* engine match: our search against a UCI engine run as a child process (or the built-in
  * random mover), refereed by our rules, with a running score on stderr and a PGN. */
 
-/* engine match --opponent CMD --games N --time S|--nodes N [--openings FILE] [--pgn FILE]: plays
- * the games and prints the final score; returns 0, or an exit status after one error line. */
+/* engine match --opponent CMD --games N --time S|--nodes N [--concurrency K] [--openings FILE]
+ * [--pgn FILE]: plays the games and prints the final score; returns 0, or an exit status after
+ * one error line. */
 static int run_match(int argc, char **argv)
 {
     MatchOptions opt;
-    static MatchGame game;
-    MatchOpponent opponent;
+    MatchTally tally;
     Board *openings = NULL;
-    FILE *pgn = NULL;
-    int count = 0, g, score[3] = { 0, 0, 0 }; /* our wins, draws, losses */
+    int count = 0;
     char elo[100];
     int status = match_parse_options(argc, argv, &opt);
+    memset(&tally, 0, sizeof tally);
     if (status == 0)
         status = match_load_openings(opt.openings, &openings, &count);
-    if (status == 0 && opt.pgn && !(pgn = fopen(opt.pgn, "w"))) {
+    if (status == 0 && opt.pgn && !(tally.pgn = fopen(opt.pgn, "w"))) {
         fprintf(stderr, "error: cannot write %s\n", opt.pgn);
         status = EXIT_USAGE;
     }
-    for (g = 0; status == 0 && g < opt.games; g++) {
-        game.start = openings[(g / 2) % count];
-        game.engine_white = g % 2 == 0;
-        status = match_play_game(&opt, &game, &opponent);
-        if (status != 0)
-            break;
-        score[match_outcome(&game)]++;
-        match_elo_text(score, elo, sizeof elo);
-        fprintf(stderr, "game %d/%d: %s %s %s (%s) | %s +%d =%d -%d, %s\n", g + 1, opt.games,
-                game.engine_white ? ENGINE_NAME : opponent.name, game.result,
-                game.engine_white ? opponent.name : ENGINE_NAME, game.reason, ENGINE_NAME, score[0], score[1], score[2], elo);
-        if (pgn) {
-            match_write_pgn(pgn, &game, g + 1, opponent.name, &opt);
-            fflush(pgn);
-        }
-    }
     if (status == 0)
-        printf("%s %s vs %s: %d games, +%d =%d -%d, score %.1f%%, %s\n", ENGINE_NAME, ENGINE_VERSION, opponent.name,
-               opt.games, score[0], score[1], score[2], 100.0 * (score[0] + score[1] / 2.0) / opt.games, elo);
-    if (pgn)
-        fclose(pgn);
+        status = opt.concurrency > 1 ? match_run_workers(&opt, openings, count, &tally)
+                                     : match_run_serial(&opt, openings, count, &tally);
+    if (status == 0) {
+        const int *score = tally.score;
+        match_elo_text(score, elo, sizeof elo);
+        printf("%s %s vs %s: %d games, +%d =%d -%d, score %.1f%%, %s\n", ENGINE_NAME, ENGINE_VERSION, tally.opponent,
+               tally.played, score[0], score[1], score[2], 100.0 * (score[0] + score[1] / 2.0) / tally.played, elo);
+    }
+    if (tally.pgn)
+        fclose(tally.pgn);
     free(openings);
     return status;
+}
+
+/* Plays the games one after the other in this process, counting each; returns 0, or 1 after an
+ * error line. */
+static int match_run_serial(const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
+{
+    static MatchGame game;
+    MatchOpponent opponent;
+    int number, stop = 0;
+    for (number = 0; number < opt->games && !stop; number++) {
+        if (match_play_game(opt, openings, count, number, &game, &opponent) != 0)
+            return 1;
+        stop = match_record(t, opt, &game, opponent.name);
+    }
+    return 0;
+}
+
+/* Plays the games in opt->concurrency worker processes, each sent the next game when it is
+ * free, and counts them in their order; when the match may stop, the games still being played
+ * are abandoned (their workers killed) and not counted. Returns 0, or 1 after an error line. */
+static int match_run_workers(const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
+{
+    static Worker workers[WORKERS_MAX];
+    static MatchReport window[MATCH_WINDOW], report;
+    int playing[WORKERS_MAX]; /* each worker's game, -1 when it waits */
+    int n = opt->concurrency < opt->games ? opt->concurrency : opt->games, next = 0, stop = 0, status = 0, k;
+    char err[200];
+    for (k = 0; k < MATCH_WINDOW; k++)
+        window[k].number = -1;
+    for (k = 0; k < n && status == 0; k++) {
+        int started = worker_start(workers, k, err, sizeof err);
+        if (started == 0)
+            match_worker(opt, openings, count, &workers[k]);
+        if (started < 0) {
+            fprintf(stderr, "error: match: %s\n", err);
+            status = 1;
+            n = k;
+        }
+        playing[k] = -1;
+    }
+    while (status == 0 && !stop && t->played < opt->games) {
+        for (k = 0; k < n; k++)
+            if (playing[k] < 0 && next < opt->games && next < t->played + MATCH_WINDOW
+                && worker_write(&workers[k], &next, sizeof next))
+                playing[k] = next++;
+        k = worker_wait(workers, n);
+        if (k < 0 || !worker_read(&workers[k], &report, sizeof report) || report.number != playing[k]) {
+            fprintf(stderr, "error: match: a worker process ended unexpectedly\n");
+            status = 1;
+            break;
+        }
+        playing[k] = -1;
+        status = report.status;
+        window[report.number % MATCH_WINDOW] = report;
+        while (!stop && window[t->played % MATCH_WINDOW].number == t->played) {
+            MatchReport *r = &window[t->played % MATCH_WINDOW];
+            r->number = -1;
+            stop = match_record(t, opt, &r->game, r->opponent);
+        }
+    }
+    for (k = 0; k < n; k++)
+        worker_stop(&workers[k], playing[k] >= 0);
+    return status;
+}
+
+/* A worker's life: plays each game whose number the parent sends and sends back its report,
+ * until the parent closes the pipe; then ends the process. */
+static void match_worker(const MatchOptions *opt, const Board *openings, int count, const Worker *w)
+{
+    static MatchReport report;
+    MatchOpponent opponent;
+    int number;
+    while (worker_read(w, &number, sizeof number)) {
+        memset(&report, 0, sizeof report);
+        report.number = number;
+        report.status = match_play_game(opt, openings, count, number, &report.game, &opponent);
+        snprintf(report.opponent, sizeof report.opponent, "%s", opponent.name);
+        if (!worker_write(w, &report, sizeof report))
+            break;
+    }
+    worker_exit(0);
+}
+
+/* Counts a finished game, the games coming in their order: the running score line on stderr,
+ * the game appended to the PGN. Returns 1 when the match may stop early, else 0. */
+static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame *g, const char *opponent)
+{
+    char elo[100];
+    snprintf(t->opponent, sizeof t->opponent, "%s", opponent);
+    t->score[match_outcome(g)]++;
+    t->played++;
+    match_elo_text(t->score, elo, sizeof elo);
+    fprintf(stderr, "game %d/%d: %s %s %s (%s) | %s +%d =%d -%d, %s\n", t->played, opt->games,
+            g->engine_white ? ENGINE_NAME : opponent, g->result, g->engine_white ? opponent : ENGINE_NAME,
+            g->reason, ENGINE_NAME, t->score[0], t->score[1], t->score[2], elo);
+    if (t->pgn) {
+        match_write_pgn(t->pgn, g, t->played, opponent, opt);
+        fflush(t->pgn);
+    }
+    return 0;
 }
 
 /* Reads match's options into opt; returns 0, or EXIT_USAGE after one error line. */
 static int match_parse_options(int argc, char **argv, MatchOptions *opt)
 {
     int i;
-    long long games = 0;
+    long long games = 0, concurrency = 1;
     memset(opt, 0, sizeof *opt);
     for (i = 2; i < argc; i += 2) {
         const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1759,6 +2057,8 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
             ok = parse_seconds(value, &opt->seconds);
         else if (ok && strcmp(key, "--nodes") == 0)
             ok = parse_count(value, (long long)1e12, &opt->nodes);
+        else if (ok && strcmp(key, "--concurrency") == 0)
+            ok = parse_count(value, WORKERS_MAX, &concurrency);
         else
             ok = 0;
         if (!ok) {
@@ -1767,9 +2067,10 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
         }
     }
     opt->games = (int)games;
+    opt->concurrency = HAVE_POSIX ? (int)concurrency : 1; /* workers are processes */
     if (!opt->opponent || !opt->games || (opt->seconds <= 0 && !opt->nodes)) {
         fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N"
-                        " --time SECONDS|--nodes N [--openings FILE] [--pgn FILE]\n");
+                        " --time SECONDS|--nodes N [--concurrency K] [--openings FILE] [--pgn FILE]\n");
         return EXIT_USAGE;
     }
     return 0;
@@ -1853,16 +2154,22 @@ static int match_opening_fen(char *line, char *fen, size_t size)
     return n > 0;
 }
 
-/* Plays one game from game->start, our search against the opponent, and records the moves and
- * the result; returns 0, or 1 after an error line if the opponent's process cannot be started. */
-static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOpponent *o)
+/* Plays game `number` (from 0) of the match, our search against the opponent, from opening
+ * number / 2 (wrapping around the count of them), ours white when number is even; records the
+ * moves and the result. Returns 0, or 1 after an error line if the opponent's process cannot
+ * be started. */
+static int match_play_game(const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game,
+                           MatchOpponent *o)
 {
     static uint64_t keys[MATCH_MAX_PLIES + 1];
-    Board board = game->start;
+    Board board = openings[(number / 2) % count];
+    uint64_t random_state = MATCH_RANDOM_SEED ^ (uint64_t)number;
     char how[100];
     int random = strcmp(opt->opponent, "random") == 0, playing, engine_moves = 0;
+    game->start = board;
+    game->engine_white = number % 2 == 0;
     game->ply_count = 0;
-    game->result = NULL;
+    game->result[0] = '\0';
     keys[0] = board.key;
     o->child.pid = 0;
     snprintf(o->name, sizeof o->name, "%s", opt->opponent);
@@ -1875,7 +2182,7 @@ static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOppone
         if ((board.side == WHITE) == game->engine_white)
             m = match_engine_move(&board, keys, game->ply_count + 1, opt, engine_moves++ == 0);
         else if (random)
-            m = match_random_move(&board);
+            m = match_random_move(&board, &random_state);
         else
             playing = match_opponent_move(o, game, &board, opt, &m);
         if (playing) {
@@ -1989,17 +2296,23 @@ static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, con
     return game_search(b, keys, key_count, &limits, new_game, &score, &depth);
 }
 
-/* The built-in opponent: a legal move drawn at random (xorshift64 with a fixed seed, so a
- * match against it repeats as far as our timed search does). */
-static Move match_random_move(Board *b)
+/* The built-in opponent: a legal move drawn at random from the game's generator (seeded by
+ * the game's number, so a game against it repeats as far as our search does). */
+static Move match_random_move(Board *b, uint64_t *state)
 {
-    static uint64_t state = UINT64_C(0x9E3779B97F4A7C15);
     MoveList list;
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
     gen_legal(b, &list, GEN_ALL);
-    return list.moves[state % (uint64_t)list.count];
+    return list.moves[random_next(state) % (uint64_t)list.count];
+}
+
+/* The next number of the generator whose state is *state: SplitMix64 (Sebastiano Vigna,
+ * prng.di.unimi.it), any seed being good. */
+static uint64_t random_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
 }
 
 /* Returns 1 and records the result if the game is over: checkmate, stalemate, insufficient
@@ -2028,8 +2341,8 @@ static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g)
 /* Records how the game ended; returns 1. */
 static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason)
 {
-    g->result = result;
-    g->termination = termination;
+    snprintf(g->result, sizeof g->result, "%s", result);
+    snprintf(g->termination, sizeof g->termination, "%s", termination);
     snprintf(g->reason, sizeof g->reason, "%s", reason);
     return 1;
 }
@@ -2039,8 +2352,8 @@ static int match_forfeit(MatchGame *g, const char *termination, const char *form
 {
     va_list ap;
     char *p;
-    g->result = g->engine_white ? "1-0" : "0-1";
-    g->termination = termination;
+    snprintf(g->result, sizeof g->result, "%s", g->engine_white ? "1-0" : "0-1");
+    snprintf(g->termination, sizeof g->termination, "%s", termination);
     strcpy(g->reason, "opponent forfeits: ");
     va_start(ap, format);
     vsnprintf(g->reason + strlen(g->reason), sizeof g->reason - strlen(g->reason), format, ap);

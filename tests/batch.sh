@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # tests/batch.sh: `engine --batch` (answers equal one-shot answers, bad lines stay on their
 # own line, the time limit per line) and `engine match` (wins against the random mover,
-# fixed nodes, forfeits of fake opponents that crash, play illegal moves or hang, processes
-# reaped, PGN read back move by move through our SAN parser by tests/pgn_check.c, openings,
-# usage).
+# fixed nodes, concurrency, forfeits of fake opponents that crash, play illegal moves or
+# hang, processes reaped, PGN read back move by move through our SAN parser by
+# tests/pgn_check.c, openings, usage).
 # Usage: tests/batch.sh [ENGINE]. Takes about 5 s; ends with "N passed, N failed".
 set -u
 ENGINE=${1:-./engine}
@@ -95,6 +95,18 @@ check "at fixed nodes our search plays as our UCI build: one game twice" \
   [ "$(movetext "$tmp/self.pgn" 1)" = "$(movetext "$tmp/self.pgn" 2)" ]
 check "PGN at fixed nodes reads back" reads_back "$tmp/self.pgn"
 
+# --- concurrency: games in worker processes come back in their order, the same games.
+"$ENGINE" match --opponent random --games 5 --nodes 1500 --pgn "$tmp/serial.pgn" >/dev/null 2>&1
+"$ENGINE" match --opponent random --games 5 --nodes 1500 --concurrency 3 --pgn "$tmp/workers.pgn" >"$tmp/out" 2>"$tmp/err"; status=$?
+check "match --concurrency 3 exits 0 (status $status)" [ $status -eq 0 ]
+check "--concurrency 3: the summary ($(cat "$tmp/out"))" grep -q "5 games, +5 =0 -0" "$tmp/out"
+check "--concurrency 3: score lines in order" [ "$(grep -o '^game [0-9]*/5' "$tmp/err" | tr '\n' ' ')" = "game 1/5 game 2/5 game 3/5 game 4/5 game 5/5 " ]
+check "--concurrency 3: the PGN of the serial match" \
+  [ "$(grep -v '^\[Date ' "$tmp/serial.pgn")" = "$(grep -v '^\[Date ' "$tmp/workers.pgn")" ]
+"$ENGINE" match --opponent "$ENGINE" --games 4 --nodes 1000 --concurrency 2 --pgn "$tmp/self2.pgn" >"$tmp/out" 2>&1
+check "--concurrency 2 against our UCI build: 4 games ($(tail -1 "$tmp/out"))" grep -q "4 games" "$tmp/out"
+check "--concurrency 2: PGN reads back" reads_back "$tmp/self2.pgn"
+
 # --- fake opponents (copied to $tmp, so that their processes are easy to find): each forfeits.
 cp "$here"/fakes/*.sh "$tmp/"
 forfeit() { # FAKE TERMINATION DETAIL
@@ -111,6 +123,8 @@ forfeit() { # FAKE TERMINATION DETAIL
 forfeit crash "abandoned" "crashed (killed by signal 11)"
 forfeit illegal "rules infraction" "illegal move 'e2e5'"
 forfeit hang "time forfeit" "no 'bestmove' within"
+"$ENGINE" match --opponent "$tmp/hang.sh" --games 2 --time 0.05 --concurrency 2 >"$tmp/out" 2>/dev/null
+check "forfeits in worker processes too ($(cat "$tmp/out"))" grep -q "2 games, +2 =0 -0" "$tmp/out"
 check "no fake opponent left running: $(ps -eo args | grep "$tmp/" | grep -v grep)" \
   bash -c "! ps -eo args | grep -v grep | grep -q '$tmp/'"
 check "a command that does not start forfeits as a crash" \
@@ -140,6 +154,8 @@ expect_status 2 match --opponent random --games 2 --time 0
 expect_status 2 match --opponent random --games 2 --time 0.1 --colour white
 expect_status 2 match --opponent random --games 2 --time
 expect_status 2 match --opponent random --games 2 --nodes 0
+expect_status 2 match --opponent random --games 2 --nodes 100 --concurrency 0
+expect_status 2 match --opponent random --games 2 --nodes 100 --concurrency 65
 expect_status 2 match --opponent random --games 2 --nodes 10x
 expect_status 2 match --opponent random --games 2 --openings "$tmp/openings.epd"
 expect_status 2 match --opponent random --games 2 --time 0.1 --openings "$tmp/none.epd"
