@@ -315,12 +315,14 @@ typedef struct {
 } Worker;
 
 #if HAVE_POSIX
-/* A worker's SIGTERM and SIGINT: kills its opponent's process group, then ends. */
+/* A worker's SIGTERM and SIGINT: kills and reaps its opponent's process group, then ends. */
 static void worker_on_signal(int signal_number)
 {
     (void)signal_number;
-    if (child_group)
+    if (child_group) {
         kill(-(pid_t)child_group, SIGKILL);
+        waitpid((pid_t)child_group, NULL, 0);
+    }
     _exit(1);
 }
 #endif
@@ -580,6 +582,16 @@ enum { MATCH_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
 enum { MATCH_WINDOW = 4 * WORKERS_MAX };
 /* the built-in random mover's seed, mixed with the game's number */
 #define MATCH_RANDOM_SEED UINT64_C(0x9E3779B97F4A7C15)
+/* game pairs score 0, 1/2, 1, 3/2 or 2 points: the pentanomial model's five outcomes */
+enum { PAIR_OUTCOMES = 5 };
+/* the count given to a pair outcome not seen yet, so that the variance is never 0 (fishtest's
+ * regularization of the pentanomial frequencies) */
+static const double MATCH_SPRT_PRIOR = 1e-3;
+/* the two-sided 95% quantile of the normal distribution */
+static const double MATCH_Z95 = 1.959964;
+/* the score of a game for us by match_outcome (win, draw, loss), and of a pair by half points */
+static const double GAME_SCORES[3] = { 1, 0.5, 0 };
+static const double PAIR_SCORES[PAIR_OUTCOMES] = { 0, 0.25, 0.5, 0.75, 1 };
 enum { MATCH_HANDSHAKE_MS = 5000, MATCH_SLACK_MS = 250 };
 /* at fixed nodes the opponent answers within 5 s plus its nodes at 50 k nodes a second, so that a
  * loaded machine never makes it forfeit (a UCI engine searches millions a second) */
@@ -592,6 +604,9 @@ typedef struct {
     double seconds;         /* per move, for both sides, or 0 */
     long long nodes;        /* per move, for both sides, or 0 */
     int concurrency;        /* games at once, each in a worker process when more than 1 */
+    int sprt;               /* 1: stop at the SPRT's verdict on elo0 against elo1 */
+    double elo0, elo1;      /* the hypotheses H0 and H1, logistic Elo */
+    double alpha, beta;     /* the error rates: false H1, false H0 */
 } MatchOptions;
 
 typedef struct {
@@ -621,6 +636,10 @@ typedef struct {
     char opponent[64];      /* its name, from the last game */
     int played;             /* games counted, which are the first ones */
     int score[3];           /* our wins, draws, losses */
+    int pairs[PAIR_OUTCOMES]; /* game pairs (2k, 2k+1) by our half points: 0 to 4 */
+    int half_points;        /* ours in the first game of a pair still open */
+    double llr;             /* the SPRT's log-likelihood ratio after the last pair */
+    int verdict;            /* 1: H1 accepted, -1: H0 accepted, 0: none yet */
 } MatchTally;
 
 /* prototypes */
@@ -628,6 +647,7 @@ static void print_usage(FILE *out);
 static void print_line(FILE *out, const char *format, ...);
 static int parse_seconds(const char *s, double *out);
 static int parse_count(const char *s, long long max, long long *out);
+static int parse_decimal(const char *s, const char **end, double *out);
 static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits);
 static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
 static Move decide_search(const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
@@ -699,8 +719,14 @@ static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g);
 static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason);
 static int match_forfeit(MatchGame *g, const char *termination, const char *format, ...);
 static int match_outcome(const MatchGame *g);
-static void match_elo_text(const int score[3], char *out, size_t size);
+static void match_summary(const MatchOptions *opt, const MatchTally *t);
+static int match_sprt_update(MatchTally *t, const MatchOptions *opt);
+static void match_sprt_bounds(const MatchOptions *opt, double *lower, double *upper);
+static double match_moments(const int *count, const double *value, int outcomes, double prior, double *variance, double *n);
+static void match_elo_text(const int *count, const double *value, int outcomes, int decimals, char *out, size_t size);
 static double match_elo(double s);
+static double match_logistic(double elo);
+static double match_exp(double x);
 static double match_sqrt(double x);
 static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, const MatchOptions *opt);
 static void match_limits_text(const MatchOptions *opt, char *out, size_t size);
@@ -747,7 +773,8 @@ static void print_usage(FILE *out)
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
         "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
         "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
-        "                    [--concurrency K] [--openings FILE] [--pgn FILE]\n"
+        "                    [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]]\n"
+        "                    [--openings FILE] [--pgn FILE]\n"
         "\n"
         "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
         "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
@@ -773,7 +800,8 @@ static void print_usage(FILE *out)
         "examples:\n"
         "  engine \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" \"e4 d4 Nf3\" 1\n"
         "  engine --depth 8 --verbose \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\" \"Rd8# Kf1 h3\" 2\n"
-        "  engine perft 5\n");
+        "  engine perft 5\n"
+        "  engine match --opponent ./base --games 20000 --nodes 20000 --concurrency 2 --sprt 0,5\n");
 }
 
 /* Prints one line to out: the formatted text, cut to 511 bytes, each byte that is not
@@ -831,6 +859,24 @@ static int parse_count(const char *s, long long max, long long *out)
         return 0;
     *out = value;
     return 1;
+}
+
+/* Parses a decimal number with an optional sign and fraction (-5, 0.05, +2.5), at most a
+ * million in size, up to the first other character (left in *end). */
+static int parse_decimal(const char *s, const char **end, double *out)
+{
+    double value = 0, scale = 1;
+    int negative = *s == '-', digits = 0;
+    if (*s == '-' || *s == '+')
+        s++;
+    for (; isdigit((unsigned char)*s) && value <= 1e6; s++, digits++)
+        value = value * 10 + (*s - '0');
+    if (*s == '.')
+        for (s++; isdigit((unsigned char)*s); s++, digits++)
+            value += (*s - '0') * (scale /= 10);
+    *end = s;
+    *out = negative ? -value : value;
+    return digits > 0 && value <= 1e6;
 }
 
 int main(int argc, char **argv)
@@ -1903,16 +1949,15 @@ static void uci_cmd_bench(char *args)
 /* engine match: our search against a UCI engine run as a child process (or the built-in
  * random mover), refereed by our rules, with a running score on stderr and a PGN. */
 
-/* engine match --opponent CMD --games N --time S|--nodes N [--concurrency K] [--openings FILE]
- * [--pgn FILE]: plays the games and prints the final score; returns 0, or an exit status after
- * one error line. */
+/* engine match --opponent CMD --games N --time S|--nodes N [--concurrency K] [--sprt E0,E1
+ * [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]: plays the games and prints the final
+ * score; returns 0, or an exit status after one error line. */
 static int run_match(int argc, char **argv)
 {
     MatchOptions opt;
     MatchTally tally;
     Board *openings = NULL;
     int count = 0;
-    char elo[100];
     int status = match_parse_options(argc, argv, &opt);
     memset(&tally, 0, sizeof tally);
     if (status == 0)
@@ -1924,16 +1969,31 @@ static int run_match(int argc, char **argv)
     if (status == 0)
         status = opt.concurrency > 1 ? match_run_workers(&opt, openings, count, &tally)
                                      : match_run_serial(&opt, openings, count, &tally);
-    if (status == 0) {
-        const int *score = tally.score;
-        match_elo_text(score, elo, sizeof elo);
-        printf("%s %s vs %s: %d games, +%d =%d -%d, score %.1f%%, %s\n", ENGINE_NAME, ENGINE_VERSION, tally.opponent,
-               tally.played, score[0], score[1], score[2], 100.0 * (score[0] + score[1] / 2.0) / tally.played, elo);
-    }
+    if (status == 0)
+        match_summary(&opt, &tally);
     if (tally.pgn)
         fclose(tally.pgn);
     free(openings);
     return status;
+}
+
+/* Prints the final score on stdout; with --sprt also the pentanomial Elo, then the verdict. */
+static void match_summary(const MatchOptions *opt, const MatchTally *t)
+{
+    const int *score = t->score, *pairs = t->pairs;
+    double lower, upper;
+    char elo[100];
+    match_elo_text(score, GAME_SCORES, 3, 0, elo, sizeof elo);
+    printf("%s %s vs %s: %d games, +%d =%d -%d, score %.1f%%, %s\n", ENGINE_NAME, ENGINE_VERSION, t->opponent,
+           t->played, score[0], score[1], score[2], 100.0 * (score[0] + score[1] / 2.0) / t->played, elo);
+    if (!opt->sprt)
+        return;
+    match_elo_text(pairs, PAIR_SCORES, PAIR_OUTCOMES, 1, elo, sizeof elo);
+    printf("pentanomial %d %d %d %d %d (pairs scoring 0, 1/2, 1, 3/2, 2), %s\n", pairs[0], pairs[1], pairs[2],
+           pairs[3], pairs[4], elo);
+    match_sprt_bounds(opt, &lower, &upper);
+    printf("SPRT [%g,%g]: %s (LLR %.2f, bounds %.2f..%.2f)\n", opt->elo0, opt->elo1,
+           t->verdict > 0 ? "H1 accepted" : t->verdict < 0 ? "H0 accepted" : "inconclusive", t->llr, lower, upper);
 }
 
 /* Plays the games one after the other in this process, counting each; returns 0, or 1 after an
@@ -2017,23 +2077,36 @@ static void match_worker(const MatchOptions *opt, const Board *openings, int cou
     worker_exit(0);
 }
 
-/* Counts a finished game, the games coming in their order: the running score line on stderr,
- * the game appended to the PGN. Returns 1 when the match may stop early, else 0. */
+/* Counts a finished game, the games coming in their order: the running score line on stderr
+ * (with the LLR under --sprt), the game appended to the PGN. Returns 1 once the SPRT has its
+ * verdict, else 0. */
 static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame *g, const char *opponent)
 {
-    char elo[100];
+    char elo[100], llr[80] = "";
+    int outcome = match_outcome(g), stop = 0;
+    double lower, upper;
     snprintf(t->opponent, sizeof t->opponent, "%s", opponent);
-    t->score[match_outcome(g)]++;
+    t->score[outcome]++;
     t->played++;
-    match_elo_text(t->score, elo, sizeof elo);
-    fprintf(stderr, "game %d/%d: %s %s %s (%s) | %s +%d =%d -%d, %s\n", t->played, opt->games,
+    if (t->played % 2 == 1) {
+        t->half_points = 2 - outcome;
+    } else {
+        t->pairs[t->half_points + 2 - outcome]++;
+        stop = opt->sprt && match_sprt_update(t, opt);
+    }
+    if (opt->sprt) {
+        match_sprt_bounds(opt, &lower, &upper);
+        snprintf(llr, sizeof llr, ", LLR %.2f (%.2f..%.2f)", t->llr, lower, upper);
+    }
+    match_elo_text(t->score, GAME_SCORES, 3, 0, elo, sizeof elo);
+    fprintf(stderr, "game %d/%d: %s %s %s (%s) | %s +%d =%d -%d, %s%s\n", t->played, opt->games,
             g->engine_white ? ENGINE_NAME : opponent, g->result, g->engine_white ? opponent : ENGINE_NAME,
-            g->reason, ENGINE_NAME, t->score[0], t->score[1], t->score[2], elo);
+            g->reason, ENGINE_NAME, t->score[0], t->score[1], t->score[2], elo, llr);
     if (t->pgn) {
         match_write_pgn(t->pgn, g, t->played, opponent, opt);
         fflush(t->pgn);
     }
-    return 0;
+    return stop;
 }
 
 /* Reads match's options into opt; returns 0, or EXIT_USAGE after one error line. */
@@ -2041,7 +2114,9 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
 {
     int i;
     long long games = 0, concurrency = 1;
+    const char *end;
     memset(opt, 0, sizeof *opt);
+    opt->alpha = opt->beta = 0.05;
     for (i = 2; i < argc; i += 2) {
         const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         int ok = value != NULL;
@@ -2059,6 +2134,12 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
             ok = parse_count(value, (long long)1e12, &opt->nodes);
         else if (ok && strcmp(key, "--concurrency") == 0)
             ok = parse_count(value, WORKERS_MAX, &concurrency);
+        else if (ok && strcmp(key, "--sprt") == 0)
+            ok = opt->sprt = parse_decimal(value, &end, &opt->elo0) && *end == ',' && parse_decimal(end + 1, &end, &opt->elo1)
+                             && *end == '\0' && opt->elo0 < opt->elo1;
+        else if (ok && (strcmp(key, "--alpha") == 0 || strcmp(key, "--beta") == 0))
+            ok = parse_decimal(value, &end, key[2] == 'a' ? &opt->alpha : &opt->beta) && *end == '\0'
+                 && opt->alpha > 0 && opt->alpha < 0.5 && opt->beta > 0 && opt->beta < 0.5;
         else
             ok = 0;
         if (!ok) {
@@ -2069,8 +2150,12 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
     opt->games = (int)games;
     opt->concurrency = HAVE_POSIX ? (int)concurrency : 1; /* workers are processes */
     if (!opt->opponent || !opt->games || (opt->seconds <= 0 && !opt->nodes)) {
-        fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N"
-                        " --time SECONDS|--nodes N [--concurrency K] [--openings FILE] [--pgn FILE]\n");
+        fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N"
+                        " [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]\n");
+        return EXIT_USAGE;
+    }
+    if (opt->sprt && opt->games % 2 != 0) {
+        fprintf(stderr, "error: match: --sprt counts game pairs, so --games must be even\n");
         return EXIT_USAGE;
     }
     return 0;
@@ -2372,20 +2457,63 @@ static int match_outcome(const MatchGame *g)
     return (strcmp(g->result, "1-0") == 0) == g->engine_white ? 0 : 2;
 }
 
-/* Writes the Elo difference of our wins, draws and losses with its 95% margin, in the trinomial
- * model the referee uses: inf where the score is 0 or 1, n/a where the interval reaches them. */
-static void match_elo_text(const int score[3], char *out, size_t size)
+/* Updates the LLR after a game pair and the verdict once it crosses a bound; returns 1 then.
+ * The GSPRT of fishtest for logistic Elo on pentanomial pair scores (Michel Van den Bergh,
+ * "A GSPRT approximation", hardy.uhasselt.be/Fishtest): with N pairs of mean score s and
+ * variance v (per pair, scores on the per-game scale), and s0, s1 the scores that ELO0 and
+ * ELO1 expect, LLR = N (s1 - s0) (2 s - s0 - s1) / (2 v). */
+static int match_sprt_update(MatchTally *t, const MatchOptions *opt)
 {
-    int n = score[0] + score[1] + score[2];
-    double s = (score[0] + score[1] / 2.0) / n;
-    double var = (score[0] * (1 - s) * (1 - s) + score[1] * (0.5 - s) * (0.5 - s) + score[2] * s * s) / n;
-    double se = match_sqrt(var / n), low = s - 1.959964 * se, high = s + 1.959964 * se;
+    double variance, n, lower, upper;
+    double s = match_moments(t->pairs, PAIR_SCORES, PAIR_OUTCOMES, MATCH_SPRT_PRIOR, &variance, &n);
+    double s0 = match_logistic(opt->elo0), s1 = match_logistic(opt->elo1);
+    match_sprt_bounds(opt, &lower, &upper);
+    t->llr = n * (s1 - s0) * (2 * s - s0 - s1) / (2 * variance);
+    t->verdict = t->llr >= upper ? 1 : t->llr <= lower ? -1 : 0;
+    return t->verdict != 0;
+}
+
+/* The SPRT's bounds (Wald): ln(beta / (1 - alpha)) and ln((1 - beta) / alpha). */
+static void match_sprt_bounds(const MatchOptions *opt, double *lower, double *upper)
+{
+    *lower = -ln((1 - opt->alpha) / opt->beta); /* ln() is most precise above 1 */
+    *upper = ln((1 - opt->beta) / opt->alpha);
+}
+
+/* Returns the mean score of outcomes worth value[i] seen count[i] times (an outcome never seen
+ * counts prior times) and sets their variance and total count. */
+static double match_moments(const int *count, const double *value, int outcomes, double prior, double *variance, double *n)
+{
+    double mean = 0, sum = 0;
+    int i;
+    *n = 0;
+    for (i = 0; i < outcomes; i++) {
+        double c = count[i] ? count[i] : prior;
+        *n += c;
+        sum += c * value[i];
+    }
+    mean = sum / *n;
+    *variance = 0;
+    for (i = 0; i < outcomes; i++)
+        *variance += (count[i] ? count[i] : prior) * (value[i] - mean) * (value[i] - mean);
+    *variance /= *n;
+    return mean;
+}
+
+/* Writes the Elo difference of a score with its 95% margin (decimals after the point), the score
+ * counted over outcomes worth value[i] seen count[i] times: games (trinomial, the model the
+ * referee uses) or game pairs (pentanomial, which also sees what an opening gives both sides).
+ * inf where the score is 0 or 1, n/a where the interval reaches them. */
+static void match_elo_text(const int *count, const double *value, int outcomes, int decimals, char *out, size_t size)
+{
+    double variance, n, s = match_moments(count, value, outcomes, 0, &variance, &n);
+    double se = match_sqrt(variance / n), low = s - MATCH_Z95 * se, high = s + MATCH_Z95 * se;
     if (s <= 0 || s >= 1)
         snprintf(out, size, "Elo %cinf", s <= 0 ? '-' : '+');
     else if (low <= 0 || high >= 1)
-        snprintf(out, size, "Elo %+.0f +/- n/a", match_elo(s));
+        snprintf(out, size, "Elo %+.*f +/- n/a", decimals, match_elo(s));
     else
-        snprintf(out, size, "Elo %+.0f +/- %.0f", match_elo(s), (match_elo(high) - match_elo(low)) / 2);
+        snprintf(out, size, "Elo %+.*f +/- %.*f", decimals, match_elo(s), decimals, (match_elo(high) - match_elo(low)) / 2);
 }
 
 /* The Elo difference that expects the score s (0 < s < 1): 400 log10(s / (1 - s)). */
@@ -2393,6 +2521,28 @@ static double match_elo(double s)
 {
     double x = s / (1 - s);
     return 400 * (x < 1 ? -ln(1 / x) : ln(x)) / ln(10); /* ln() is most precise above 1 */
+}
+
+/* The score that an Elo difference expects: 1 / (1 + 10^(-elo / 400)). */
+static double match_logistic(double elo)
+{
+    return 1 / (1 + match_exp(-elo * ln(10) / 400));
+}
+
+/* e^x, halving x below 1/16 for a short Taylor sum and squaring back (without libm). */
+static double match_exp(double x)
+{
+    double sum = 1, term = 1;
+    int halvings = 0, i;
+    for (; x > 0.0625 || x < -0.0625; halvings++)
+        x /= 2;
+    for (i = 1; i < 12; i++) {
+        term *= x / i;
+        sum += term;
+    }
+    while (halvings-- > 0)
+        sum *= sum;
+    return sum;
 }
 
 /* Square root by Newton's method (the engine links without libm). */

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tests/batch.sh: `engine --batch` (answers equal one-shot answers, bad lines stay on their
 # own line, the time limit per line) and `engine match` (wins against the random mover,
-# fixed nodes, concurrency, forfeits of fake opponents that crash, play illegal moves or
-# hang, processes reaped, PGN read back move by move through our SAN parser by
+# fixed nodes, concurrency, SPRT, forfeits of fake opponents that crash, play illegal
+# moves or hang, processes reaped, PGN read back move by move through our SAN parser by
 # tests/pgn_check.c, openings, usage).
-# Usage: tests/batch.sh [ENGINE]. Takes about 5 s; ends with "N passed, N failed".
+# Usage: tests/batch.sh [ENGINE]. Takes about 10 s; ends with "N passed, N failed".
 set -u
 ENGINE=${1:-./engine}
 pass=0; fail=0
@@ -107,6 +107,24 @@ check "--concurrency 3: the PGN of the serial match" \
 check "--concurrency 2 against our UCI build: 4 games ($(tail -1 "$tmp/out"))" grep -q "4 games" "$tmp/out"
 check "--concurrency 2: PGN reads back" reads_back "$tmp/self2.pgn"
 
+# --- SPRT: stops at its verdict (the last line), games in flight abandoned, no process left.
+"$ENGINE" match --opponent random --games 20 --nodes 1000 --sprt 0,5 >"$tmp/out" 2>"$tmp/err"
+check "SPRT against random: H1 after 2 pairs ($(tail -1 "$tmp/out"))" \
+  [ "$(tail -1 "$tmp/out")" = "SPRT [0,5]: H1 accepted (LLR 7.64, bounds -2.94..2.94)" ]
+check "SPRT: 4 games counted" grep -q "^Boxer 1.0 vs random: 4 games, +4 =0 -0" "$tmp/out"
+check "SPRT: the pentanomial line" grep -q "^pentanomial 0 0 0 0 2 (pairs" "$tmp/out"
+check "SPRT: the LLR on each score line" [ "$(grep -c ', LLR [-0-9.]* (-2.94..2.94)$' "$tmp/err")" -eq 4 ]
+"$ENGINE" match --opponent random --games 2 --nodes 1000 --sprt 0,5 --alpha 0.01 --beta 0.1 >"$tmp/out" 2>/dev/null
+check "SPRT: inconclusive at --games ($(tail -1 "$tmp/out"))" \
+  [ "$(tail -1 "$tmp/out")" = "SPRT [0,5]: inconclusive (LLR 1.92, bounds -2.29..4.50)" ]
+cp "$ENGINE" "$tmp/same-engine"
+"$ENGINE" match --opponent "$tmp/same-engine" --games 40 --nodes 1000 --concurrency 2 --sprt 0,5 >"$tmp/out" 2>/dev/null
+check "SPRT against our UCI build: every pair 1-1, H0 ($(tail -1 "$tmp/out"))" \
+  grep -q "^SPRT \[0,5\]: H0 accepted" "$tmp/out"
+check "SPRT stopped before --games" grep -q "^Boxer 1.0 vs Boxer 1.0: 18 games" "$tmp/out"
+check "no opponent left running after the SPRT stopped the workers" \
+  bash -c "sleep 0.2; ! ps -eo args | grep -v grep | grep -q '$tmp/same-engine'"
+
 # --- fake opponents (copied to $tmp, so that their processes are easy to find): each forfeits.
 cp "$here"/fakes/*.sh "$tmp/"
 forfeit() { # FAKE TERMINATION DETAIL
@@ -155,6 +173,10 @@ expect_status 2 match --opponent random --games 2 --time 0.1 --colour white
 expect_status 2 match --opponent random --games 2 --time
 expect_status 2 match --opponent random --games 2 --nodes 0
 expect_status 2 match --opponent random --games 2 --nodes 100 --concurrency 0
+expect_status 2 match --opponent random --games 2 --nodes 100 --sprt 5,0
+expect_status 2 match --opponent random --games 2 --nodes 100 --sprt 5
+expect_status 2 match --opponent random --games 3 --nodes 100 --sprt 0,5
+expect_status 2 match --opponent random --games 2 --nodes 100 --sprt 0,5 --alpha 0.5
 expect_status 2 match --opponent random --games 2 --nodes 100 --concurrency 65
 expect_status 2 match --opponent random --games 2 --nodes 10x
 expect_status 2 match --opponent random --games 2 --openings "$tmp/openings.epd"
