@@ -711,8 +711,9 @@ static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame 
 static int match_play_game(const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game, MatchOpponent *o);
 static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g);
 static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g);
-static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, const MatchOptions *opt, Move *m);
-static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, const MatchOptions *opt, int new_game);
+static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, long long nodes, Move *m);
+static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game);
+static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply);
 static Move match_random_move(Board *b, uint64_t *state);
 static uint64_t random_next(uint64_t *state);
 static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g);
@@ -2264,12 +2265,13 @@ static int match_play_game(const MatchOptions *opt, const Board *openings, int c
     while (playing && !match_game_over(&board, keys, game)) {
         Move m = MOVE_NONE;
         Undo u;
+        long long nodes = match_move_nodes(opt, count, number, game->ply_count);
         if ((board.side == WHITE) == game->engine_white)
-            m = match_engine_move(&board, keys, game->ply_count + 1, opt, engine_moves++ == 0);
+            m = match_engine_move(&board, keys, game->ply_count + 1, opt->seconds, nodes, engine_moves++ == 0);
         else if (random)
             m = match_random_move(&board, &random_state);
         else
-            playing = match_opponent_move(o, game, &board, opt, &m);
+            playing = match_opponent_move(o, game, &board, opt->seconds, nodes, &m);
         if (playing) {
             game->moves[game->ply_count++] = m;
             board_make(&board, m, &u);
@@ -2326,18 +2328,18 @@ static int match_expect(MatchOpponent *o, const char *word, double wait, char *l
 
 /* Asks the opponent for its move in the game so far (position fen ... moves ..., then go nodes
  * and/or movetime); returns 1 with the move in m, or 0 after forfeiting the game for it. */
-static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, const MatchOptions *opt, Move *m)
+static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, long long nodes, Move *m)
 {
     static char command[FEN_MAX + 32 + 6 * MATCH_MAX_PLIES];
     char line[MATCH_LINE], fen[FEN_MAX], token[16] = "", answer[8] = "", played[8];
     Board now = *b;
-    double seconds = opt->seconds, wait = 0;
+    double wait = 0;
     size_t used;
     int i;
     if (seconds > 0)
         wait = 3 * seconds > seconds + MATCH_SLACK_MS / 1000.0 ? 3 * seconds : seconds + MATCH_SLACK_MS / 1000.0;
-    if (opt->nodes && wait < MATCH_NODES_WAIT_MS / 1000.0 + (double)opt->nodes / MATCH_SLOW_NODES_PER_SECOND)
-        wait = MATCH_NODES_WAIT_MS / 1000.0 + (double)opt->nodes / MATCH_SLOW_NODES_PER_SECOND;
+    if (nodes && wait < MATCH_NODES_WAIT_MS / 1000.0 + (double)nodes / MATCH_SLOW_NODES_PER_SECOND)
+        wait = MATCH_NODES_WAIT_MS / 1000.0 + (double)nodes / MATCH_SLOW_NODES_PER_SECOND;
     board_to_fen(&g->start, fen);
     used = (size_t)snprintf(command, sizeof command, "position fen %s%s", fen, g->ply_count ? " moves" : "");
     for (i = 0; i < g->ply_count; i++) {
@@ -2346,8 +2348,8 @@ static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, c
     }
     child_send(&o->child, command);
     used = (size_t)snprintf(line, sizeof line, "go");
-    if (opt->nodes)
-        used += (size_t)snprintf(line + used, sizeof line - used, " nodes %lld", opt->nodes);
+    if (nodes)
+        used += (size_t)snprintf(line + used, sizeof line - used, " nodes %lld", nodes);
     if (seconds > 0)
         snprintf(line + used, sizeof line - used, " movetime %.0f", seconds * 1000 > 1 ? seconds * 1000 : 1);
     child_send(&o->child, line);
@@ -2363,22 +2365,34 @@ static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, c
 
 /* Our move, with the game's position keys so that the search sees repetitions, its clock
  * started now: at fixed nodes the search of a UCI game (new_game on our first move), also
- * stopped by the one-shot budget of --time if given; with --time alone the one-shot search. */
-static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, const MatchOptions *opt, int new_game)
+ * stopped by the one-shot budget of seconds if any; with seconds alone the one-shot search. */
+static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game)
 {
     Limits limits;
     MoveList list;
     int score, depth;
     memset(&limits, 0, sizeof limits);
     limits.start = clock_now();
-    if (!opt->nodes) {
+    if (!nodes) {
         gen_legal(b, &list, GEN_ALL);
-        return decide_search(b, list.moves, list.count, keys, key_count, opt->seconds, &limits);
+        return decide_search(b, list.moves, list.count, keys, key_count, seconds, &limits);
     }
-    limits.node_limit = (uint64_t)opt->nodes;
-    if (opt->seconds > 0)
-        limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(opt->seconds);
+    limits.node_limit = (uint64_t)nodes;
+    if (seconds > 0)
+        limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(seconds);
     return game_search(b, keys, key_count, &limits, new_game, &score, &depth);
+}
+
+/* The nodes of both sides for the move at ply of game `number` (0 without --nodes): --nodes on
+ * the first pass over the openings. At fixed nodes an opening played again would replay the
+ * same game, so later passes draw each move's nodes from 0.75 to 1.25 times --nodes, seeded
+ * by the game pair and the ply: both games of a pair get the same draws. */
+static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply)
+{
+    uint64_t state = MATCH_RANDOM_SEED ^ ((uint64_t)(number / 2) << 16) ^ (uint64_t)ply;
+    if (!opt->nodes || number / 2 < count)
+        return opt->nodes;
+    return opt->nodes * 3 / 4 + (long long)(random_next(&state) % (uint64_t)(opt->nodes / 2 + 1));
 }
 
 /* The built-in opponent: a legal move drawn at random from the game's generator (seeded by

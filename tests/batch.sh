@@ -94,6 +94,11 @@ check "match --nodes vs our UCI build exits 0 (status $status)" [ $status -eq 0 
 check "at fixed nodes our search plays as our UCI build: one game twice" \
   [ "$(movetext "$tmp/self.pgn" 1)" = "$(movetext "$tmp/self.pgn" 2)" ]
 check "PGN at fixed nodes reads back" reads_back "$tmp/self.pgn"
+echo "rn1q1rk1/ppp1ppbp/2b2np1/8/2QP1B2/2N2N2/PP2PPPP/R3KB1R w KQ - 5 9" >"$tmp/one.epd"
+"$ENGINE" match --opponent "$ENGINE" --games 4 --nodes 1500 --openings "$tmp/one.epd" --pgn "$tmp/again.pgn" >/dev/null 2>&1
+check "an opening played again at fixed nodes gives a new game (nodes drawn per move)" \
+  [ "$(movetext "$tmp/again.pgn" 1)" != "$(movetext "$tmp/again.pgn" 3)" ]
+check "... the same for both games of the pair" [ "$(movetext "$tmp/again.pgn" 3)" = "$(movetext "$tmp/again.pgn" 4)" ]
 
 # --- concurrency: games in worker processes come back in their order, the same games.
 "$ENGINE" match --opponent random --games 5 --nodes 1500 --pgn "$tmp/serial.pgn" >/dev/null 2>&1
