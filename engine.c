@@ -1,7 +1,7 @@
 /* engine.c: the program. Command line (one-shot decision, batch, perft, eval, bench), the
- * UCI loop, matches against other engines, time management, the search and the
- * transposition table.
- * Sections, in order: platform shim, command line, UCI, match, time, search,
+ * UCI loop, matches against other engines, self-play training data, time management, the
+ * search and the transposition table.
+ * Sections, in order: platform shim, command line, UCI, match, datagen, time, search,
  * transposition table, bench, web (the WebAssembly build's exports for the page). */
 #if !defined(_POSIX_C_SOURCE) && !defined(ENGINE_NO_POSIX)
 #define _POSIX_C_SOURCE 200809L
@@ -642,6 +642,22 @@ typedef struct {
     int verdict;            /* 1: H1 accepted, -1: H0 accepted, 0: none yet */
 } MatchTally;
 
+/* datagen: its options. Its games are adjudicated as ../shared/datagen adjudicates them. */
+enum { DATAGEN_GAMES_MAX = 100000000, DATAGEN_PROGRESS_GAMES = 100 };
+enum { DATAGEN_RANDOM_PLIES = 6, DATAGEN_RANDOM_PLIES_SPAN = 4 };    /* 6 to 9 random plies first */
+enum { DATAGEN_MIN_PLY = 8 };                                         /* no position kept before it */
+enum { DATAGEN_WIN_SCORE = 1000, DATAGEN_WIN_PLIES = 6 };             /* a win: beyond 1000 cp for 6 plies */
+enum { DATAGEN_DRAW_SCORE = 10, DATAGEN_DRAW_PLIES = 16, DATAGEN_DRAW_AFTER = 100 }; /* a draw: within 10 cp for 16 plies after ply 100 */
+/* mixes the game's number into the seed */
+#define DATAGEN_GAME_MIX UINT64_C(0xD1B54A32D192ED03)
+typedef struct {
+    int games;
+    long long nodes;        /* about this many a move: drawn from 0.75 to 1.25 times it */
+    uint64_t seed;
+    const char *out;        /* the file, or NULL for stdout */
+    const char *openings;   /* a FEN/EPD file, or NULL for the start position */
+} DatagenOptions;
+
 /* prototypes */
 static void print_usage(FILE *out);
 static void print_line(FILE *out, const char *format, ...);
@@ -700,6 +716,10 @@ static void uci_print_info(Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Search *s);
 static void poll_input(Search *s);
 static int run_match(int argc, char **argv);
+static int run_datagen(int argc, char **argv);
+static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
+static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
+static void datagen_play(MatchGame *g, Board *b, uint64_t *keys, Move m);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
 static int match_load_openings(const char *path, Board **openings, int *count);
 static int match_add_opening(Board **openings, int *count, int *capacity, const Board *b);
@@ -776,6 +796,7 @@ static void print_usage(FILE *out)
         "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
         "                    [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]]\n"
         "                    [--openings FILE] [--pgn FILE]\n"
+        "       engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n"
         "\n"
         "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
         "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
@@ -802,7 +823,8 @@ static void print_usage(FILE *out)
         "  engine \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" \"e4 d4 Nf3\" 1\n"
         "  engine --depth 8 --verbose \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\" \"Rd8# Kf1 h3\" 2\n"
         "  engine perft 5\n"
-        "  engine match --opponent ./base --games 20000 --nodes 20000 --concurrency 2 --sprt 0,5\n");
+        "  engine match --opponent ./base --games 20000 --nodes 20000 --concurrency 2 --sprt 0,5\n"
+        "  engine datagen --games 1000 --nodes 5000 --seed 1 --out data.txt\n");
 }
 
 /* Prints one line to out: the formatted text, cut to 511 bytes, each byte that is not
@@ -909,6 +931,8 @@ int main(int argc, char **argv)
         return run_board(argc, argv);
     if (strcmp(argv[1], "match") == 0)
         return run_match(argc, argv);
+    if (strcmp(argv[1], "datagen") == 0)
+        return run_datagen(argc, argv);
     if (strcmp(argv[1], "bench") == 0) {
         long long depth = 0;
         if (argc > 3 || (argc == 3 && !parse_count(argv[2], MAX_DEPTH, &depth))) {
@@ -2650,6 +2674,162 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
     }
     fputs(token, out);
     *column += len;
+}
+
+/* ============================================================= datagen */
+
+/* engine datagen: self-play at fixed nodes for training data, one `FEN | SCORE | RESULT` line
+ * per quiet position (the format of ../shared/data/labelled, which ../shared/datagen makes
+ * with Stockfish), refereed by the match's rules. */
+
+/* engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]: plays the games
+ * and writes their lines to stdout, or to FILE.tmp renamed FILE at the end; a progress line on
+ * stderr every 100 games. Returns 0, or an exit status after one error line. */
+static int run_datagen(int argc, char **argv)
+{
+    DatagenOptions opt;
+    Board *openings = NULL;
+    FILE *out = stdout;
+    char tmp[4096];
+    long long positions = 0;
+    double start = clock_now();
+    int count = 0, g, status = datagen_parse_options(argc, argv, &opt);
+    if (status == 0 && opt.openings)
+        status = match_load_openings(opt.openings, &openings, &count);
+    if (status == 0 && opt.out) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", opt.out);
+        if (!(out = fopen(tmp, "w"))) {
+            fprintf(stderr, "error: cannot write %s\n", tmp);
+            status = EXIT_USAGE;
+        }
+    }
+    for (g = 0; status == 0 && g < opt.games; g++) {
+        positions += datagen_game(&opt, openings, count, g, out);
+        if ((g + 1) % DATAGEN_PROGRESS_GAMES == 0 || g + 1 == opt.games)
+            fprintf(stderr, "datagen: %d/%d games, %lld positions, %.1f s\n", g + 1, opt.games, positions, clock_now() - start);
+    }
+    if (status == 0 && (fflush(out) != 0 || ferror(out))) {
+        fprintf(stderr, "error: cannot write %s\n", opt.out ? tmp : "stdout");
+        status = EXIT_FAILURE;
+    }
+    if (opt.out && out) {
+        fclose(out);
+        if (status == 0 && rename(tmp, opt.out) != 0) {
+            fprintf(stderr, "error: cannot rename %s to %s\n", tmp, opt.out);
+            status = EXIT_FAILURE;
+        }
+    }
+    free(openings);
+    return status;
+}
+
+/* Reads datagen's options into opt; returns 0, or EXIT_USAGE after one error line. */
+static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
+{
+    long long games = 0, seed = -1;
+    int i;
+    memset(opt, 0, sizeof *opt);
+    for (i = 2; i < argc; i += 2) {
+        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = value != NULL;
+        if (ok && strcmp(key, "--games") == 0)
+            ok = parse_count(value, DATAGEN_GAMES_MAX, &games);
+        else if (ok && strcmp(key, "--nodes") == 0)
+            ok = parse_count(value, (long long)1e9, &opt->nodes);
+        else if (ok && strcmp(key, "--seed") == 0)
+            ok = strcmp(value, "0") == 0 ? (seed = 0, 1) : parse_count(value, (long long)1e18, &seed);
+        else if (ok && strcmp(key, "--out") == 0)
+            opt->out = value;
+        else if (ok && strcmp(key, "--openings") == 0)
+            opt->openings = value;
+        else
+            ok = 0;
+        if (!ok) {
+            print_line(stderr, "error: datagen: bad option '%.60s%s%.60s' (see --help)", key, value ? " " : "", value ? value : "");
+            return EXIT_USAGE;
+        }
+    }
+    opt->games = (int)games;
+    opt->seed = (uint64_t)seed;
+    if (!opt->games || !opt->nodes || seed < 0) {
+        fprintf(stderr, "error: usage: engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Plays game `number` of the run and writes its kept positions to out; returns how many. The
+ * game's generator, seeded by the seed and number, picks the opening (the start position
+ * without a file), 6 to 9 random plies (a game they end is dropped) and each move's nodes;
+ * then our search plays both sides, its table kept for the game, as in a UCI game. A position
+ * is kept when quiet: not in check, the move chosen neither a capture nor a promotion, its
+ * score not a mate, at ply 8 or later. Adjudicated as ../shared/datagen: a win once |score|
+ * stays beyond 1000 cp for 6 plies, a draw after ply 100 once it stays within 10 cp for 16. */
+static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out)
+{
+    static MatchGame game;
+    static uint64_t keys[MATCH_MAX_PLIES + 1];
+    static char fens[MATCH_MAX_PLIES][FEN_MAX];
+    static int scores[MATCH_MAX_PLIES];
+    uint64_t state = opt->seed ^ ((uint64_t)number * DATAGEN_GAME_MIX);
+    Board board;
+    int kept = 0, random_plies, win_streak = 0, draw_streak = 0, i;
+    const char *result;
+    if (count)
+        board = openings[random_next(&state) % (uint64_t)count];
+    else
+        board_start(&board);
+    random_plies = DATAGEN_RANDOM_PLIES + (int)(random_next(&state) % DATAGEN_RANDOM_PLIES_SPAN);
+    game.start = board;
+    game.ply_count = 0;
+    game.result[0] = '\0';
+    keys[0] = board.key;
+    for (i = 0; i < random_plies; i++) {
+        if (match_game_over(&board, keys, &game))
+            return 0;
+        datagen_play(&game, &board, keys, match_random_move(&board, &state));
+    }
+    while (!match_game_over(&board, keys, &game)) {
+        Limits limits;
+        int score, depth, white;
+        Move m;
+        memset(&limits, 0, sizeof limits);
+        limits.start = clock_now();
+        limits.node_limit = (uint64_t)(opt->nodes * 3 / 4) + random_next(&state) % (uint64_t)(opt->nodes / 2 + 1);
+        if (limits.node_limit == 0)
+            limits.node_limit = 1;
+        m = game_search(&board, keys, game.ply_count + 1, &limits, game.ply_count == random_plies, &score, &depth);
+        white = board.side == WHITE ? score : -score;
+        if (depth > 0 && !board_in_check(&board) && !move_is_capture(&board, m) && move_kind(m) != KIND_PROMOTION
+            && abs(score) < SCORE_MATE_BOUND && game.ply_count >= DATAGEN_MIN_PLY) {
+            board_to_fen(&board, fens[kept]);
+            scores[kept++] = white;
+        }
+        win_streak = abs(score) > DATAGEN_WIN_SCORE ? win_streak + 1 : 0;
+        draw_streak = abs(score) <= DATAGEN_DRAW_SCORE ? draw_streak + 1 : 0;
+        if (win_streak >= DATAGEN_WIN_PLIES) {
+            match_end(&game, white > 0 ? "1-0" : "0-1", "adjudication", "win");
+            break;
+        }
+        if (game.ply_count >= DATAGEN_DRAW_AFTER && draw_streak >= DATAGEN_DRAW_PLIES) {
+            match_end(&game, "1/2-1/2", "adjudication", "draw");
+            break;
+        }
+        datagen_play(&game, &board, keys, m);
+    }
+    result = strcmp(game.result, "1-0") == 0 ? "1.0" : strcmp(game.result, "0-1") == 0 ? "0.0" : "0.5";
+    for (i = 0; i < kept; i++)
+        fprintf(out, "%s | %d | %s\n", fens[i], scores[i], result);
+    return kept;
+}
+
+/* Plays m in the game: the move recorded, the board moved on, its key kept. */
+static void datagen_play(MatchGame *g, Board *b, uint64_t *keys, Move m)
+{
+    Undo u;
+    g->moves[g->ply_count++] = m;
+    board_make(b, m, &u);
+    keys[g->ply_count] = b->key;
 }
 
 /* ================================================================ time */
