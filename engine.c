@@ -1972,7 +1972,8 @@ static void uci_cmd_bench(char *args)
 /* =============================================================== match */
 
 /* engine match: our search against a UCI engine run as a child process (or the built-in
- * random mover), refereed by our rules, with a running score on stderr and a PGN. */
+ * random mover), refereed by our rules, with a running score on stderr and a PGN; several
+ * games at once in worker processes, and an SPRT that stops the match at its verdict. */
 
 /* engine match --opponent CMD --games N --time S|--nodes N [--concurrency K] [--sprt E0,E1
  * [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]: plays the games and prints the final
@@ -2042,10 +2043,15 @@ static int match_run_serial(const MatchOptions *opt, const Board *openings, int 
 static int match_run_workers(const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
 {
     static Worker workers[WORKERS_MAX];
-    static MatchReport window[MATCH_WINDOW], report;
+    static MatchReport report;
+    MatchReport *window = malloc(sizeof(MatchReport) * MATCH_WINDOW); /* not static: 0.5 MB */
     int playing[WORKERS_MAX]; /* each worker's game, -1 when it waits */
     int n = opt->concurrency < opt->games ? opt->concurrency : opt->games, next = 0, stop = 0, status = 0, k;
     char err[200];
+    if (!window) {
+        fprintf(stderr, "error: out of memory for the match\n");
+        return 1;
+    }
     for (k = 0; k < MATCH_WINDOW; k++)
         window[k].number = -1;
     for (k = 0; k < n && status == 0; k++) {
@@ -2081,6 +2087,7 @@ static int match_run_workers(const MatchOptions *opt, const Board *openings, int
     }
     for (k = 0; k < n; k++)
         worker_stop(&workers[k], playing[k] >= 0);
+    free(window);
     return status;
 }
 
