@@ -8,7 +8,7 @@ HEADERS = movement.h extra.h tables/hce.h
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug bench perft-bench perft-full timing fuzz web run clean tune
+.PHONY: all test debug bench perft-bench perft-full timing sprt fuzz web run clean tune
 
 # The WebAssembly build (README "In the browser"): a standalone module with no imports, its
 # static data from 64 KiB up (the course page writes its strings from address 0) and a fixed
@@ -62,6 +62,18 @@ bench: engine
 BUSY ?= 1
 timing: engine
 	BUSY=$(BUSY) bash tests/timing.sh ./engine
+
+# An SPRT of the working tree against git revision BASE, both at NODES nodes a move (the base
+# built in a temporary directory, speaking UCI): stops at the verdict or after GAMES games.
+BASE ?=
+NODES ?= 20000
+GAMES ?= 20000
+ELO0 ?= 0
+ELO1 ?= 5
+CONCURRENCY ?= 2
+OPENINGS ?= ../shared/data/openings.epd
+sprt: engine
+	bash tools/sprt.sh "$(BASE)" $(NODES) $(GAMES) $(ELO0) $(ELO1) $(CONCURRENCY) "$(OPENINGS)"
 
 # The tables' makers (README "Where the weights come from"). `make` never runs them: the
 # tables they write are committed, and remade only by these targets.

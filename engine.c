@@ -1,7 +1,7 @@
 /* engine.c: the program. Command line (one-shot decision, batch, perft, eval, bench), the
- * UCI loop, matches against other engines, time management, the search and the
- * transposition table.
- * Sections, in order: platform shim, command line, UCI, match, time, search,
+ * UCI loop, matches against other engines, self-play training data, time management, the
+ * search and the transposition table.
+ * Sections, in order: platform shim, command line, UCI, match, datagen, time, search,
  * transposition table, bench, web (the WebAssembly build's exports for the page). */
 #if !defined(_POSIX_C_SOURCE) && !defined(ENGINE_NO_POSIX)
 #define _POSIX_C_SOURCE 200809L
@@ -53,8 +53,10 @@ enum { MAX_PLY = 100, MAX_DEPTH = 64 };
 enum { SCORE_INF = 32000, SCORE_MATE = 31000, SCORE_MATE_BOUND = SCORE_MATE - MAX_PLY - 1, SCORE_DRAW = 0 };
 enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
+enum { HASH_DEFAULT_MB = 16 };   /* the UCI Hash option's default, also the table of a match game at fixed nodes */
 enum { WARNING_MAX = 400, HISTORY_MAX = 16384 };
 enum { BATCH_LINE_MAX = 1 << 16 };
+enum { WORKERS_MAX = 64 };
 
 /* ======================================================== platform shim */
 
@@ -153,6 +155,11 @@ typedef struct {
     char buf[4096];
 } Child;
 
+#if HAVE_POSIX
+/* The process group of the running child, which a match worker's signal handler kills. */
+static volatile sig_atomic_t child_group;
+#endif
+
 /* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
  * and its stderr on /dev/null; returns 1, or 0 with a reason (always 0 without POSIX). */
 static int child_start(Child *c, const char *command, char *err, size_t err_size)
@@ -186,6 +193,7 @@ static int child_start(Child *c, const char *command, char *err, size_t err_size
         _exit(127);
     }
     setpgid(pid, pid);
+    child_group = (sig_atomic_t)pid;
     signal(SIGPIPE, SIG_IGN); /* a dead child must not kill us on the next write */
     close(in[0]);
     close(out[1]);
@@ -282,6 +290,7 @@ static void child_stop(Child *c, char *how, size_t how_size)
     for (i = 0; i < 20 && (done = waitpid((pid_t)c->pid, &status, WNOHANG)) == 0; i++)
         poll(NULL, 0, 10);
     kill(-(pid_t)c->pid, SIGKILL); /* also whatever it started */
+    child_group = 0;
     if (done <= 0)
         while (waitpid((pid_t)c->pid, &status, 0) < 0 && errno == EINTR)
             ;
@@ -294,6 +303,183 @@ static void child_stop(Child *c, char *how, size_t how_size)
 #else
     (void)c;
     snprintf(how, how_size, "not running");
+#endif
+}
+
+/* A copy of this process that plays match games for it, with a pipe each way. Each side
+ * reads from its `in` and writes to its `out`. */
+typedef struct {
+    long pid;               /* in the parent: the worker's; 0 when none runs (and in the worker) */
+    int in;
+    int out;
+} Worker;
+
+#if HAVE_POSIX
+/* A worker's SIGTERM and SIGINT: kills and reaps its opponent's process group, then ends. */
+static void worker_on_signal(int signal_number)
+{
+    (void)signal_number;
+    if (child_group) {
+        kill(-(pid_t)child_group, SIGKILL);
+        waitpid((pid_t)child_group, NULL, 0);
+    }
+    _exit(1);
+}
+#endif
+
+/* Forks workers[index] with its two pipes (close-on-exec, so no opponent inherits them);
+ * returns 1 in the parent, 0 in the worker (which closes the parent's ends to the earlier
+ * workers, so that each sees the end of its own input), -1 with a reason if it cannot. */
+static int worker_start(Worker *workers, int index, char *err, size_t err_size)
+{
+#if HAVE_POSIX
+    int down[2] = { -1, -1 }, up[2] = { -1, -1 }, i; /* down: parent to worker; up: back */
+    Worker *w = &workers[index];
+    pid_t pid = -1;
+    if (pipe(down) != 0 || pipe(up) != 0 || (pid = fork()) < 0) {
+        snprintf(err, err_size, "cannot start a worker process: %s", strerror(errno));
+        for (i = 0; i < 2; i++) {
+            if (down[i] >= 0)
+                close(down[i]);
+            if (up[i] >= 0)
+                close(up[i]);
+        }
+        return -1;
+    }
+    for (i = 0; i < 2; i++) {
+        fcntl(down[i], F_SETFD, FD_CLOEXEC);
+        fcntl(up[i], F_SETFD, FD_CLOEXEC);
+    }
+    if (pid == 0) {
+        for (i = 0; i < index; i++) {
+            close(workers[i].in);
+            close(workers[i].out);
+        }
+        signal(SIGTERM, worker_on_signal);
+        signal(SIGINT, worker_on_signal);
+        close(down[1]);
+        close(up[0]);
+        w->pid = 0;
+        w->in = down[0];
+        w->out = up[1];
+        return 0;
+    }
+    signal(SIGPIPE, SIG_IGN); /* a dead worker must not kill us on the next write */
+    close(down[0]);
+    close(up[1]);
+    w->pid = pid;
+    w->in = up[0];
+    w->out = down[1];
+    return 1;
+#else
+    (void)workers;
+    (void)index;
+    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, pipe)");
+    return -1;
+#endif
+}
+
+/* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
+static int worker_write(const Worker *w, const void *data, size_t size)
+{
+#if HAVE_POSIX
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(w->out, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 1;
+#else
+    (void)w;
+    (void)data;
+    (void)size;
+    return 0;
+#endif
+}
+
+/* Reads exactly size bytes from the other side, waiting for them; returns 1, or 0 if it is
+ * gone (or closed its end) first. */
+static int worker_read(const Worker *w, void *data, size_t size)
+{
+#if HAVE_POSIX
+    char *p = data;
+    while (size > 0) {
+        ssize_t n = read(w->in, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 1;
+#else
+    (void)w;
+    (void)data;
+    (void)size;
+    return 0;
+#endif
+}
+
+/* Waits until one of the count workers has written something (or ended); returns its index,
+ * or -1 if waiting fails. */
+static int worker_wait(const Worker *workers, int count)
+{
+#if HAVE_POSIX
+    struct pollfd p[WORKERS_MAX];
+    int i, n = count < WORKERS_MAX ? count : WORKERS_MAX;
+    for (i = 0; i < n; i++) {
+        p[i].fd = workers[i].in;
+        p[i].events = POLLIN;
+        p[i].revents = 0;
+    }
+    while (poll(p, (nfds_t)n, -1) < 0)
+        if (errno != EINTR)
+            return -1;
+    for (i = 0; i < n; i++)
+        if (p[i].revents)
+            return i;
+    return -1;
+#else
+    (void)workers;
+    (void)count;
+    return -1;
+#endif
+}
+
+/* Ends a worker and reaps it: closing its input ends an idle one; a busy one (now) first
+ * gets SIGTERM, on which it kills its opponent. */
+static void worker_stop(Worker *w, int now)
+{
+#if HAVE_POSIX
+    int status;
+    if (!w->pid)
+        return;
+    if (now)
+        kill((pid_t)w->pid, SIGTERM);
+    close(w->out);
+    close(w->in);
+    while (waitpid((pid_t)w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    w->pid = 0;
+#else
+    (void)w;
+    (void)now;
+#endif
+}
+
+/* Ends this process at once, as a worker does: its parent owns the files and buffers. */
+static void worker_exit(int status)
+{
+#if HAVE_POSIX
+    _exit(status);
+#else
+    exit(status);
 #endif
 }
 
@@ -389,15 +575,38 @@ typedef struct {
     Move search_moves[MAX_MOVES];
 } UciGo;
 
-/* match: its options, the opponent, and one game with how it ended. */
+/* match: its options, the opponent, one game with how it ended, a worker's report of one, and
+ * the tally of the games so far. */
 enum { MATCH_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
+/* finished games wait in a window for those before them, so that they count in their order */
+enum { MATCH_WINDOW = 4 * WORKERS_MAX };
+/* the built-in random mover's seed, mixed with the game's number */
+#define MATCH_RANDOM_SEED UINT64_C(0x9E3779B97F4A7C15)
+/* game pairs score 0, 1/2, 1, 3/2 or 2 points: the pentanomial model's five outcomes */
+enum { PAIR_OUTCOMES = 5 };
+/* the count given to a pair outcome not seen yet, so that the variance is never 0 (fishtest's
+ * regularization of the pentanomial frequencies) */
+static const double MATCH_SPRT_PRIOR = 1e-3;
+/* the two-sided 95% quantile of the normal distribution */
+static const double MATCH_Z95 = 1.959964;
+/* the score of a game for us by match_outcome (win, draw, loss), and of a pair by half points */
+static const double GAME_SCORES[3] = { 1, 0.5, 0 };
+static const double PAIR_SCORES[PAIR_OUTCOMES] = { 0, 0.25, 0.5, 0.75, 1 };
 enum { MATCH_HANDSHAKE_MS = 5000, MATCH_SLACK_MS = 250 };
+/* at fixed nodes the opponent answers within 5 s plus its nodes at 50 k nodes a second, so that a
+ * loaded machine never makes it forfeit (a UCI engine searches millions a second) */
+enum { MATCH_NODES_WAIT_MS = 5000, MATCH_SLOW_NODES_PER_SECOND = 50000 };
 typedef struct {
     const char *opponent;   /* a UCI engine's command line, or "random" */
     const char *openings;   /* a FEN/EPD file, or NULL for the start position */
     const char *pgn;        /* where the games go, or NULL */
     int games;
-    double seconds;         /* per move, for both sides */
+    double seconds;         /* per move, for both sides, or 0 */
+    long long nodes;        /* per move, for both sides, or 0 */
+    int concurrency;        /* games at once, each in a worker process when more than 1 */
+    int sprt;               /* 1: stop at the SPRT's verdict on elo0 against elo1 */
+    double elo0, elo1;      /* the hypotheses H0 and H1, logistic Elo */
+    double alpha, beta;     /* the error rates: false H1, false H0 */
 } MatchOptions;
 
 typedef struct {
@@ -410,19 +619,55 @@ typedef struct {
     Move moves[MATCH_MAX_PLIES];
     int ply_count;
     int engine_white;       /* 1 if our search plays white */
-    const char *result;     /* "1-0", "0-1" or "1/2-1/2"; NULL while the game runs */
-    const char *termination; /* the PGN Termination tag: normal, adjudication, time forfeit, ... */
+    char result[8];         /* "1-0", "0-1" or "1/2-1/2"; empty while the game runs */
+    char termination[24];   /* the PGN Termination tag: normal, adjudication, time forfeit, ... */
     char reason[200];       /* checkmate, threefold repetition, or why the opponent forfeits */
-} MatchGame;
+} MatchGame;                /* no pointers: a worker sends it through a pipe as it is */
+
+typedef struct {
+    int number;             /* the game's number from 0; -1 for an empty slot of the window */
+    int status;             /* 0, or 1 if the opponent's process could not be started */
+    char opponent[64];      /* its name */
+    MatchGame game;
+} MatchReport;
+
+typedef struct {
+    FILE *pgn;              /* where the games go, or NULL */
+    char opponent[64];      /* its name, from the last game */
+    int played;             /* games counted, which are the first ones */
+    int score[3];           /* our wins, draws, losses */
+    int pairs[PAIR_OUTCOMES]; /* game pairs (2k, 2k+1) by our half points: 0 to 4 */
+    int half_points;        /* ours in the first game of a pair still open */
+    double llr;             /* the SPRT's log-likelihood ratio after the last pair */
+    int verdict;            /* 1: H1 accepted, -1: H0 accepted, 0: none yet */
+} MatchTally;
+
+/* datagen: its options. Its games are adjudicated as ../shared/datagen adjudicates them. */
+enum { DATAGEN_GAMES_MAX = 100000000, DATAGEN_PROGRESS_GAMES = 100 };
+enum { DATAGEN_RANDOM_PLIES = 6, DATAGEN_RANDOM_PLIES_SPAN = 4 };    /* 6 to 9 random plies first */
+enum { DATAGEN_MIN_PLY = 8 };                                         /* no position kept before it */
+enum { DATAGEN_WIN_SCORE = 1000, DATAGEN_WIN_PLIES = 6 };             /* a win: beyond 1000 cp for 6 plies */
+enum { DATAGEN_DRAW_SCORE = 10, DATAGEN_DRAW_PLIES = 16, DATAGEN_DRAW_AFTER = 100 }; /* a draw: within 10 cp for 16 plies after ply 100 */
+/* mixes the game's number into the seed */
+#define DATAGEN_GAME_MIX UINT64_C(0xD1B54A32D192ED03)
+typedef struct {
+    int games;
+    long long nodes;        /* about this many a move: drawn from 0.75 to 1.25 times it */
+    uint64_t seed;
+    const char *out;        /* the file, or NULL for stdout */
+    const char *openings;   /* a FEN/EPD file, or NULL for the start position */
+} DatagenOptions;
 
 /* prototypes */
 static void print_usage(FILE *out);
 static void print_line(FILE *out, const char *format, ...);
 static int parse_seconds(const char *s, double *out);
 static int parse_count(const char *s, long long max, long long *out);
+static int parse_decimal(const char *s, const char **end, double *out);
 static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits);
 static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
 static Move decide_search(const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
+static Move game_search(const Board *board, const uint64_t *keys, int key_count, const Limits *limits, int new_game, int *score, int *depth);
 static int run_batch(const Limits *options);
 static int batch_read_line(char *line, size_t size);
 static int batch_answer(char *line, const Limits *options, long number);
@@ -471,24 +716,41 @@ static void uci_print_info(Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Search *s);
 static void poll_input(Search *s);
 static int run_match(int argc, char **argv);
+static int run_datagen(int argc, char **argv);
+static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
+static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
+static void datagen_play(MatchGame *g, Board *b, uint64_t *keys, Move m);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
 static int match_load_openings(const char *path, Board **openings, int *count);
 static int match_add_opening(Board **openings, int *count, int *capacity, const Board *b);
 static int match_opening_fen(char *line, char *fen, size_t size);
-static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOpponent *o);
+static int match_run_serial(const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
+static int match_run_workers(const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
+static void match_worker(const MatchOptions *opt, const Board *openings, int count, const Worker *w);
+static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame *g, const char *opponent);
+static int match_play_game(const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game, MatchOpponent *o);
 static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g);
 static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g);
-static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, Move *m);
-static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds);
-static Move match_random_move(Board *b);
+static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, long long nodes, Move *m);
+static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game);
+static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply);
+static Move match_random_move(Board *b, uint64_t *state);
+static uint64_t random_next(uint64_t *state);
 static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g);
 static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason);
 static int match_forfeit(MatchGame *g, const char *termination, const char *format, ...);
 static int match_outcome(const MatchGame *g);
-static void match_elo_text(const int score[3], char *out, size_t size);
+static void match_summary(const MatchOptions *opt, const MatchTally *t);
+static int match_sprt_update(MatchTally *t, const MatchOptions *opt);
+static void match_sprt_bounds(const MatchOptions *opt, double *lower, double *upper);
+static double match_moments(const int *count, const double *value, int outcomes, double prior, double *variance, double *n);
+static void match_elo_text(const int *count, const double *value, int outcomes, int decimals, char *out, size_t size);
 static double match_elo(double s);
+static double match_logistic(double elo);
+static double match_exp(double x);
 static double match_sqrt(double x);
-static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, double seconds);
+static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, const MatchOptions *opt);
+static void match_limits_text(const MatchOptions *opt, char *out, size_t size);
 static void match_pgn_tag(FILE *out, const char *name, const char *value);
 static void match_pgn_token(FILE *out, int *column, const char *token);
 static double move_budget(double seconds);
@@ -531,8 +793,10 @@ static void print_usage(FILE *out)
         "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | uci\n"
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
         "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
-        "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS\n"
+        "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
+        "                    [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]]\n"
         "                    [--openings FILE] [--pgn FILE]\n"
+        "       engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n"
         "\n"
         "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
         "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
@@ -558,7 +822,9 @@ static void print_usage(FILE *out)
         "examples:\n"
         "  engine \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" \"e4 d4 Nf3\" 1\n"
         "  engine --depth 8 --verbose \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\" \"Rd8# Kf1 h3\" 2\n"
-        "  engine perft 5\n");
+        "  engine perft 5\n"
+        "  engine match --opponent ./base --games 20000 --nodes 20000 --concurrency 2 --sprt 0,5\n"
+        "  engine datagen --games 1000 --nodes 5000 --seed 1 --out data.txt\n");
 }
 
 /* Prints one line to out: the formatted text, cut to 511 bytes, each byte that is not
@@ -618,6 +884,24 @@ static int parse_count(const char *s, long long max, long long *out)
     return 1;
 }
 
+/* Parses a decimal number with an optional sign and fraction (-5, 0.05, +2.5), at most a
+ * million in size, up to the first other character (left in *end). */
+static int parse_decimal(const char *s, const char **end, double *out)
+{
+    double value = 0, scale = 1;
+    int negative = *s == '-', digits = 0;
+    if (*s == '-' || *s == '+')
+        s++;
+    for (; isdigit((unsigned char)*s) && value <= 1e6; s++, digits++)
+        value = value * 10 + (*s - '0');
+    if (*s == '.')
+        for (s++; isdigit((unsigned char)*s); s++, digits++)
+            value += (*s - '0') * (scale /= 10);
+    *end = s;
+    *out = negative ? -value : value;
+    return digits > 0 && value <= 1e6;
+}
+
 int main(int argc, char **argv)
 {
     Limits limits;
@@ -647,6 +931,8 @@ int main(int argc, char **argv)
         return run_board(argc, argv);
     if (strcmp(argv[1], "match") == 0)
         return run_match(argc, argv);
+    if (strcmp(argv[1], "datagen") == 0)
+        return run_datagen(argc, argv);
     if (strcmp(argv[1], "bench") == 0) {
         long long depth = 0;
         if (argc > 3 || (argc == 3 && !parse_count(argv[2], MAX_DEPTH, &depth))) {
@@ -905,6 +1191,33 @@ static Move decide_search(const Board *board, const Move *moves, int count, cons
     return s.best_move;
 }
 
+/* Searches every legal move of board (one at least) within limits as the UCI engine does in a
+ * game, so that a fixed-node match against our own UCI build is between equals: a table of the
+ * UCI default size kept from move to move and cleared when new_game is set, keys being the
+ * game's positions so far. Returns the move, with its score (side to move's view) and the depth
+ * completed (0: no score). */
+static Move game_search(const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
+                        int new_game, int *score, int *depth)
+{
+    static Search s;
+    static TransTable tt;
+    MoveList list;
+    if (!tt.buckets)
+        tt_init(&tt, HASH_DEFAULT_MB);
+    else if (new_game)
+        tt_clear(&tt);
+    s.tt = &tt;
+    s.limits = *limits;
+    search_reset(&s, board, keys, key_count);
+    gen_legal(&s.board, &list, GEN_ALL);
+    s.root_count = list.count;
+    memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
+    iterate(&s);
+    *score = s.best_score;
+    *depth = s.completed_depth;
+    return s.best_move;
+}
+
 /* The course's WebAssembly entry point: the index of the chosen move, or -1 on bad input. */
 int choose_move(char *fen, char *moves, int timeout);
 int choose_move(char *fen, char *moves, int timeout)
@@ -1042,7 +1355,7 @@ enum { INPUT_MAX = 1 << 16 };
 enum { OPT_HASH, OPT_MOVE_OVERHEAD, OPT_CLEAR_HASH, OPT_PONDER, OPT_NB };
 
 static UciOption uci_options[OPT_NB] = {
-    { "Hash", OPTION_SPIN, 16, 1, 1024, 16 },
+    { "Hash", OPTION_SPIN, HASH_DEFAULT_MB, 1, 1024, HASH_DEFAULT_MB },
     { "Move Overhead", OPTION_SPIN, 20, 0, 5000, 20 },
     { "Clear Hash", OPTION_BUTTON, 0, 0, 0, 0 },
     { "Ponder", OPTION_CHECK, 0, 0, 1, 0 },
@@ -1659,57 +1972,183 @@ static void uci_cmd_bench(char *args)
 /* =============================================================== match */
 
 /* engine match: our search against a UCI engine run as a child process (or the built-in
- * random mover), refereed by our rules, with a running score on stderr and a PGN. */
+ * random mover), refereed by our rules, with a running score on stderr and a PGN; several
+ * games at once in worker processes, and an SPRT that stops the match at its verdict. */
 
-/* engine match --opponent CMD --games N --time S [--openings FILE] [--pgn FILE]: plays the
- * games and prints the final score; returns 0, or an exit status after one error line. */
+/* engine match --opponent CMD --games N --time S|--nodes N [--concurrency K] [--sprt E0,E1
+ * [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]: plays the games and prints the final
+ * score; returns 0, or an exit status after one error line. */
 static int run_match(int argc, char **argv)
 {
     MatchOptions opt;
-    static MatchGame game;
-    MatchOpponent opponent;
+    MatchTally tally;
     Board *openings = NULL;
-    FILE *pgn = NULL;
-    int count = 0, g, score[3] = { 0, 0, 0 }; /* our wins, draws, losses */
-    char elo[100];
+    int count = 0;
     int status = match_parse_options(argc, argv, &opt);
+    memset(&tally, 0, sizeof tally);
     if (status == 0)
         status = match_load_openings(opt.openings, &openings, &count);
-    if (status == 0 && opt.pgn && !(pgn = fopen(opt.pgn, "w"))) {
+    if (status == 0 && opt.pgn && !(tally.pgn = fopen(opt.pgn, "w"))) {
         fprintf(stderr, "error: cannot write %s\n", opt.pgn);
         status = EXIT_USAGE;
     }
-    for (g = 0; status == 0 && g < opt.games; g++) {
-        game.start = openings[(g / 2) % count];
-        game.engine_white = g % 2 == 0;
-        status = match_play_game(&opt, &game, &opponent);
-        if (status != 0)
-            break;
-        score[match_outcome(&game)]++;
-        match_elo_text(score, elo, sizeof elo);
-        fprintf(stderr, "game %d/%d: %s %s %s (%s) | %s +%d =%d -%d, %s\n", g + 1, opt.games,
-                game.engine_white ? ENGINE_NAME : opponent.name, game.result,
-                game.engine_white ? opponent.name : ENGINE_NAME, game.reason, ENGINE_NAME, score[0], score[1], score[2], elo);
-        if (pgn) {
-            match_write_pgn(pgn, &game, g + 1, opponent.name, opt.seconds);
-            fflush(pgn);
-        }
-    }
     if (status == 0)
-        printf("%s %s vs %s: %d games, +%d =%d -%d, score %.1f%%, %s\n", ENGINE_NAME, ENGINE_VERSION, opponent.name,
-               opt.games, score[0], score[1], score[2], 100.0 * (score[0] + score[1] / 2.0) / opt.games, elo);
-    if (pgn)
-        fclose(pgn);
+        status = opt.concurrency > 1 ? match_run_workers(&opt, openings, count, &tally)
+                                     : match_run_serial(&opt, openings, count, &tally);
+    if (status == 0)
+        match_summary(&opt, &tally);
+    if (tally.pgn)
+        fclose(tally.pgn);
     free(openings);
     return status;
+}
+
+/* Prints the final score on stdout; with --sprt also the pentanomial Elo, then the verdict. */
+static void match_summary(const MatchOptions *opt, const MatchTally *t)
+{
+    const int *score = t->score, *pairs = t->pairs;
+    double lower, upper;
+    char elo[100];
+    match_elo_text(score, GAME_SCORES, 3, 0, elo, sizeof elo);
+    printf("%s %s vs %s: %d games, +%d =%d -%d, score %.1f%%, %s\n", ENGINE_NAME, ENGINE_VERSION, t->opponent,
+           t->played, score[0], score[1], score[2], 100.0 * (score[0] + score[1] / 2.0) / t->played, elo);
+    if (!opt->sprt)
+        return;
+    match_elo_text(pairs, PAIR_SCORES, PAIR_OUTCOMES, 1, elo, sizeof elo);
+    printf("pentanomial %d %d %d %d %d (pairs scoring 0, 1/2, 1, 3/2, 2), %s\n", pairs[0], pairs[1], pairs[2],
+           pairs[3], pairs[4], elo);
+    match_sprt_bounds(opt, &lower, &upper);
+    printf("SPRT [%g,%g]: %s (LLR %.2f, bounds %.2f..%.2f)\n", opt->elo0, opt->elo1,
+           t->verdict > 0 ? "H1 accepted" : t->verdict < 0 ? "H0 accepted" : "inconclusive", t->llr, lower, upper);
+}
+
+/* Plays the games one after the other in this process, counting each; returns 0, or 1 after an
+ * error line. */
+static int match_run_serial(const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
+{
+    static MatchGame game;
+    MatchOpponent opponent;
+    int number, stop = 0;
+    for (number = 0; number < opt->games && !stop; number++) {
+        if (match_play_game(opt, openings, count, number, &game, &opponent) != 0)
+            return 1;
+        stop = match_record(t, opt, &game, opponent.name);
+    }
+    return 0;
+}
+
+/* Plays the games in opt->concurrency worker processes, each sent the next game when it is
+ * free, and counts them in their order; when the match may stop, the games still being played
+ * are abandoned (their workers killed) and not counted. Returns 0, or 1 after an error line. */
+static int match_run_workers(const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
+{
+    static Worker workers[WORKERS_MAX];
+    static MatchReport report;
+    MatchReport *window = malloc(sizeof(MatchReport) * MATCH_WINDOW); /* not static: 0.5 MB */
+    int playing[WORKERS_MAX]; /* each worker's game, -1 when it waits */
+    int n = opt->concurrency < opt->games ? opt->concurrency : opt->games, next = 0, stop = 0, status = 0, k;
+    char err[200];
+    if (!window) {
+        fprintf(stderr, "error: out of memory for the match\n");
+        return 1;
+    }
+    for (k = 0; k < MATCH_WINDOW; k++)
+        window[k].number = -1;
+    for (k = 0; k < n && status == 0; k++) {
+        int started = worker_start(workers, k, err, sizeof err);
+        if (started == 0)
+            match_worker(opt, openings, count, &workers[k]);
+        if (started < 0) {
+            fprintf(stderr, "error: match: %s\n", err);
+            status = 1;
+            n = k;
+        }
+        playing[k] = -1;
+    }
+    while (status == 0 && !stop && t->played < opt->games) {
+        for (k = 0; k < n; k++)
+            if (playing[k] < 0 && next < opt->games && next < t->played + MATCH_WINDOW
+                && worker_write(&workers[k], &next, sizeof next))
+                playing[k] = next++;
+        k = worker_wait(workers, n);
+        if (k < 0 || !worker_read(&workers[k], &report, sizeof report) || report.number != playing[k]) {
+            fprintf(stderr, "error: match: a worker process ended unexpectedly\n");
+            status = 1;
+            break;
+        }
+        playing[k] = -1;
+        status = report.status;
+        window[report.number % MATCH_WINDOW] = report;
+        while (!stop && window[t->played % MATCH_WINDOW].number == t->played) {
+            MatchReport *r = &window[t->played % MATCH_WINDOW];
+            r->number = -1;
+            stop = match_record(t, opt, &r->game, r->opponent);
+        }
+    }
+    for (k = 0; k < n; k++)
+        worker_stop(&workers[k], playing[k] >= 0);
+    free(window);
+    return status;
+}
+
+/* A worker's life: plays each game whose number the parent sends and sends back its report,
+ * until the parent closes the pipe; then ends the process. */
+static void match_worker(const MatchOptions *opt, const Board *openings, int count, const Worker *w)
+{
+    static MatchReport report;
+    MatchOpponent opponent;
+    int number;
+    while (worker_read(w, &number, sizeof number)) {
+        memset(&report, 0, sizeof report);
+        report.number = number;
+        report.status = match_play_game(opt, openings, count, number, &report.game, &opponent);
+        snprintf(report.opponent, sizeof report.opponent, "%s", opponent.name);
+        if (!worker_write(w, &report, sizeof report))
+            break;
+    }
+    worker_exit(0);
+}
+
+/* Counts a finished game, the games coming in their order: the running score line on stderr
+ * (with the LLR under --sprt), the game appended to the PGN. Returns 1 once the SPRT has its
+ * verdict, else 0. */
+static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame *g, const char *opponent)
+{
+    char elo[100], llr[80] = "";
+    int outcome = match_outcome(g), stop = 0;
+    double lower, upper;
+    snprintf(t->opponent, sizeof t->opponent, "%s", opponent);
+    t->score[outcome]++;
+    t->played++;
+    if (t->played % 2 == 1) {
+        t->half_points = 2 - outcome;
+    } else {
+        t->pairs[t->half_points + 2 - outcome]++;
+        stop = opt->sprt && match_sprt_update(t, opt);
+    }
+    if (opt->sprt) {
+        match_sprt_bounds(opt, &lower, &upper);
+        snprintf(llr, sizeof llr, ", LLR %.2f (%.2f..%.2f)", t->llr, lower, upper);
+    }
+    match_elo_text(t->score, GAME_SCORES, 3, 0, elo, sizeof elo);
+    fprintf(stderr, "game %d/%d: %s %s %s (%s) | %s +%d =%d -%d, %s%s\n", t->played, opt->games,
+            g->engine_white ? ENGINE_NAME : opponent, g->result, g->engine_white ? opponent : ENGINE_NAME,
+            g->reason, ENGINE_NAME, t->score[0], t->score[1], t->score[2], elo, llr);
+    if (t->pgn) {
+        match_write_pgn(t->pgn, g, t->played, opponent, opt);
+        fflush(t->pgn);
+    }
+    return stop;
 }
 
 /* Reads match's options into opt; returns 0, or EXIT_USAGE after one error line. */
 static int match_parse_options(int argc, char **argv, MatchOptions *opt)
 {
     int i;
-    long long games = 0;
+    long long games = 0, concurrency = 1;
+    const char *end;
     memset(opt, 0, sizeof *opt);
+    opt->alpha = opt->beta = 0.05;
     for (i = 2; i < argc; i += 2) {
         const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         int ok = value != NULL;
@@ -1723,6 +2162,16 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
             ok = parse_count(value, MATCH_GAMES_MAX, &games);
         else if (ok && strcmp(key, "--time") == 0)
             ok = parse_seconds(value, &opt->seconds);
+        else if (ok && strcmp(key, "--nodes") == 0)
+            ok = parse_count(value, (long long)1e12, &opt->nodes);
+        else if (ok && strcmp(key, "--concurrency") == 0)
+            ok = parse_count(value, WORKERS_MAX, &concurrency);
+        else if (ok && strcmp(key, "--sprt") == 0)
+            ok = opt->sprt = parse_decimal(value, &end, &opt->elo0) && *end == ',' && parse_decimal(end + 1, &end, &opt->elo1)
+                             && *end == '\0' && opt->elo0 < opt->elo1;
+        else if (ok && (strcmp(key, "--alpha") == 0 || strcmp(key, "--beta") == 0))
+            ok = parse_decimal(value, &end, key[2] == 'a' ? &opt->alpha : &opt->beta) && *end == '\0'
+                 && opt->alpha > 0 && opt->alpha < 0.5 && opt->beta > 0 && opt->beta < 0.5;
         else
             ok = 0;
         if (!ok) {
@@ -1731,9 +2180,14 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
         }
     }
     opt->games = (int)games;
-    if (!opt->opponent || !opt->games || opt->seconds <= 0) {
-        fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N --time SECONDS"
-                        " [--openings FILE] [--pgn FILE]\n");
+    opt->concurrency = HAVE_POSIX ? (int)concurrency : 1; /* workers are processes */
+    if (!opt->opponent || !opt->games || (opt->seconds <= 0 && !opt->nodes)) {
+        fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N"
+                        " [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]\n");
+        return EXIT_USAGE;
+    }
+    if (opt->sprt && opt->games % 2 != 0) {
+        fprintf(stderr, "error: match: --sprt counts game pairs, so --games must be even\n");
         return EXIT_USAGE;
     }
     return 0;
@@ -1817,16 +2271,22 @@ static int match_opening_fen(char *line, char *fen, size_t size)
     return n > 0;
 }
 
-/* Plays one game from game->start, our search against the opponent, and records the moves and
- * the result; returns 0, or 1 after an error line if the opponent's process cannot be started. */
-static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOpponent *o)
+/* Plays game `number` (from 0) of the match, our search against the opponent, from opening
+ * number / 2 (wrapping around the count of them), ours white when number is even; records the
+ * moves and the result. Returns 0, or 1 after an error line if the opponent's process cannot
+ * be started. */
+static int match_play_game(const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game,
+                           MatchOpponent *o)
 {
     static uint64_t keys[MATCH_MAX_PLIES + 1];
-    Board board = game->start;
+    Board board = openings[(number / 2) % count];
+    uint64_t random_state = MATCH_RANDOM_SEED ^ (uint64_t)number;
     char how[100];
-    int random = strcmp(opt->opponent, "random") == 0, playing;
+    int random = strcmp(opt->opponent, "random") == 0, playing, engine_moves = 0;
+    game->start = board;
+    game->engine_white = number % 2 == 0;
     game->ply_count = 0;
-    game->result = NULL;
+    game->result[0] = '\0';
     keys[0] = board.key;
     o->child.pid = 0;
     snprintf(o->name, sizeof o->name, "%s", opt->opponent);
@@ -1836,12 +2296,13 @@ static int match_play_game(const MatchOptions *opt, MatchGame *game, MatchOppone
     while (playing && !match_game_over(&board, keys, game)) {
         Move m = MOVE_NONE;
         Undo u;
+        long long nodes = match_move_nodes(opt, count, number, game->ply_count);
         if ((board.side == WHITE) == game->engine_white)
-            m = match_engine_move(&board, keys, game->ply_count + 1, opt->seconds);
+            m = match_engine_move(&board, keys, game->ply_count + 1, opt->seconds, nodes, engine_moves++ == 0);
         else if (random)
-            m = match_random_move(&board);
+            m = match_random_move(&board, &random_state);
         else
-            playing = match_opponent_move(o, game, &board, opt->seconds, &m);
+            playing = match_opponent_move(o, game, &board, opt->seconds, nodes, &m);
         if (playing) {
             game->moves[game->ply_count++] = m;
             board_make(&board, m, &u);
@@ -1896,16 +2357,20 @@ static int match_expect(MatchOpponent *o, const char *word, double wait, char *l
     return match_forfeit(g, "abandoned", "crashed (%s) before '%s'", how, word);
 }
 
-/* Asks the opponent for its move in the game so far (position fen ... moves ..., go movetime);
- * returns 1 with the move in m, or 0 after forfeiting the game for it. */
-static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, Move *m)
+/* Asks the opponent for its move in the game so far (position fen ... moves ..., then go nodes
+ * and/or movetime); returns 1 with the move in m, or 0 after forfeiting the game for it. */
+static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, long long nodes, Move *m)
 {
     static char command[FEN_MAX + 32 + 6 * MATCH_MAX_PLIES];
     char line[MATCH_LINE], fen[FEN_MAX], token[16] = "", answer[8] = "", played[8];
     Board now = *b;
-    double wait = 3 * seconds > seconds + MATCH_SLACK_MS / 1000.0 ? 3 * seconds : seconds + MATCH_SLACK_MS / 1000.0;
+    double wait = 0;
     size_t used;
     int i;
+    if (seconds > 0)
+        wait = 3 * seconds > seconds + MATCH_SLACK_MS / 1000.0 ? 3 * seconds : seconds + MATCH_SLACK_MS / 1000.0;
+    if (nodes && wait < MATCH_NODES_WAIT_MS / 1000.0 + (double)nodes / MATCH_SLOW_NODES_PER_SECOND)
+        wait = MATCH_NODES_WAIT_MS / 1000.0 + (double)nodes / MATCH_SLOW_NODES_PER_SECOND;
     board_to_fen(&g->start, fen);
     used = (size_t)snprintf(command, sizeof command, "position fen %s%s", fen, g->ply_count ? " moves" : "");
     for (i = 0; i < g->ply_count; i++) {
@@ -1913,7 +2378,11 @@ static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, d
         used += (size_t)snprintf(command + used, sizeof command - used, " %s", played);
     }
     child_send(&o->child, command);
-    snprintf(line, sizeof line, "go movetime %.0f", seconds * 1000 > 1 ? seconds * 1000 : 1);
+    used = (size_t)snprintf(line, sizeof line, "go");
+    if (nodes)
+        used += (size_t)snprintf(line + used, sizeof line - used, " nodes %lld", nodes);
+    if (seconds > 0)
+        snprintf(line + used, sizeof line - used, " movetime %.0f", seconds * 1000 > 1 ? seconds * 1000 : 1);
     child_send(&o->child, line);
     if (!match_expect(o, "bestmove", wait, line, sizeof line, g))
         return 0;
@@ -1925,29 +2394,55 @@ static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, d
     return 1;
 }
 
-/* Our move: the one-shot search over every legal move, its clock started now, with the game's
- * position keys so that it sees repetitions. */
-static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds)
+/* Our move, with the game's position keys so that the search sees repetitions, its clock
+ * started now: at fixed nodes the search of a UCI game (new_game on our first move), also
+ * stopped by the one-shot budget of seconds if any; with seconds alone the one-shot search. */
+static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game)
 {
     Limits limits;
     MoveList list;
+    int score, depth;
     memset(&limits, 0, sizeof limits);
     limits.start = clock_now();
-    gen_legal(b, &list, GEN_ALL);
-    return decide_search(b, list.moves, list.count, keys, key_count, seconds, &limits);
+    if (!nodes) {
+        gen_legal(b, &list, GEN_ALL);
+        return decide_search(b, list.moves, list.count, keys, key_count, seconds, &limits);
+    }
+    limits.node_limit = (uint64_t)nodes;
+    if (seconds > 0)
+        limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(seconds);
+    return game_search(b, keys, key_count, &limits, new_game, &score, &depth);
 }
 
-/* The built-in opponent: a legal move drawn at random (xorshift64 with a fixed seed, so a
- * match against it repeats as far as our timed search does). */
-static Move match_random_move(Board *b)
+/* The nodes of both sides for the move at ply of game `number` (0 without --nodes): --nodes on
+ * the first pass over the openings. At fixed nodes an opening played again would replay the
+ * same game, so later passes draw each move's nodes from 0.75 to 1.25 times --nodes, seeded
+ * by the game pair and the ply: both games of a pair get the same draws. */
+static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply)
 {
-    static uint64_t state = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t state = MATCH_RANDOM_SEED ^ ((uint64_t)(number / 2) << 16) ^ (uint64_t)ply;
+    if (!opt->nodes || number / 2 < count)
+        return opt->nodes;
+    return opt->nodes * 3 / 4 + (long long)(random_next(&state) % (uint64_t)(opt->nodes / 2 + 1));
+}
+
+/* The built-in opponent: a legal move drawn at random from the game's generator (seeded by
+ * the game's number, so a game against it repeats as far as our search does). */
+static Move match_random_move(Board *b, uint64_t *state)
+{
     MoveList list;
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
     gen_legal(b, &list, GEN_ALL);
-    return list.moves[state % (uint64_t)list.count];
+    return list.moves[random_next(state) % (uint64_t)list.count];
+}
+
+/* The next number of the generator whose state is *state: SplitMix64 (Sebastiano Vigna,
+ * prng.di.unimi.it), any seed being good. */
+static uint64_t random_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
 }
 
 /* Returns 1 and records the result if the game is over: checkmate, stalemate, insufficient
@@ -1976,8 +2471,8 @@ static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g)
 /* Records how the game ended; returns 1. */
 static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason)
 {
-    g->result = result;
-    g->termination = termination;
+    snprintf(g->result, sizeof g->result, "%s", result);
+    snprintf(g->termination, sizeof g->termination, "%s", termination);
     snprintf(g->reason, sizeof g->reason, "%s", reason);
     return 1;
 }
@@ -1987,8 +2482,8 @@ static int match_forfeit(MatchGame *g, const char *termination, const char *form
 {
     va_list ap;
     char *p;
-    g->result = g->engine_white ? "1-0" : "0-1";
-    g->termination = termination;
+    snprintf(g->result, sizeof g->result, "%s", g->engine_white ? "1-0" : "0-1");
+    snprintf(g->termination, sizeof g->termination, "%s", termination);
     strcpy(g->reason, "opponent forfeits: ");
     va_start(ap, format);
     vsnprintf(g->reason + strlen(g->reason), sizeof g->reason - strlen(g->reason), format, ap);
@@ -2007,20 +2502,63 @@ static int match_outcome(const MatchGame *g)
     return (strcmp(g->result, "1-0") == 0) == g->engine_white ? 0 : 2;
 }
 
-/* Writes the Elo difference of our wins, draws and losses with its 95% margin, in the trinomial
- * model the referee uses: inf where the score is 0 or 1, n/a where the interval reaches them. */
-static void match_elo_text(const int score[3], char *out, size_t size)
+/* Updates the LLR after a game pair and the verdict once it crosses a bound; returns 1 then.
+ * The GSPRT of fishtest for logistic Elo on pentanomial pair scores (Michel Van den Bergh,
+ * "A GSPRT approximation", hardy.uhasselt.be/Fishtest): with N pairs of mean score s and
+ * variance v (per pair, scores on the per-game scale), and s0, s1 the scores that ELO0 and
+ * ELO1 expect, LLR = N (s1 - s0) (2 s - s0 - s1) / (2 v). */
+static int match_sprt_update(MatchTally *t, const MatchOptions *opt)
 {
-    int n = score[0] + score[1] + score[2];
-    double s = (score[0] + score[1] / 2.0) / n;
-    double var = (score[0] * (1 - s) * (1 - s) + score[1] * (0.5 - s) * (0.5 - s) + score[2] * s * s) / n;
-    double se = match_sqrt(var / n), low = s - 1.959964 * se, high = s + 1.959964 * se;
+    double variance, n, lower, upper;
+    double s = match_moments(t->pairs, PAIR_SCORES, PAIR_OUTCOMES, MATCH_SPRT_PRIOR, &variance, &n);
+    double s0 = match_logistic(opt->elo0), s1 = match_logistic(opt->elo1);
+    match_sprt_bounds(opt, &lower, &upper);
+    t->llr = n * (s1 - s0) * (2 * s - s0 - s1) / (2 * variance);
+    t->verdict = t->llr >= upper ? 1 : t->llr <= lower ? -1 : 0;
+    return t->verdict != 0;
+}
+
+/* The SPRT's bounds (Wald): ln(beta / (1 - alpha)) and ln((1 - beta) / alpha). */
+static void match_sprt_bounds(const MatchOptions *opt, double *lower, double *upper)
+{
+    *lower = -ln((1 - opt->alpha) / opt->beta); /* ln() is most precise above 1 */
+    *upper = ln((1 - opt->beta) / opt->alpha);
+}
+
+/* Returns the mean score of outcomes worth value[i] seen count[i] times (an outcome never seen
+ * counts prior times) and sets their variance and total count. */
+static double match_moments(const int *count, const double *value, int outcomes, double prior, double *variance, double *n)
+{
+    double mean = 0, sum = 0;
+    int i;
+    *n = 0;
+    for (i = 0; i < outcomes; i++) {
+        double c = count[i] ? count[i] : prior;
+        *n += c;
+        sum += c * value[i];
+    }
+    mean = sum / *n;
+    *variance = 0;
+    for (i = 0; i < outcomes; i++)
+        *variance += (count[i] ? count[i] : prior) * (value[i] - mean) * (value[i] - mean);
+    *variance /= *n;
+    return mean;
+}
+
+/* Writes the Elo difference of a score with its 95% margin (decimals after the point), the score
+ * counted over outcomes worth value[i] seen count[i] times: games (trinomial, the model the
+ * referee uses) or game pairs (pentanomial, which also sees what an opening gives both sides).
+ * inf where the score is 0 or 1, n/a where the interval reaches them. */
+static void match_elo_text(const int *count, const double *value, int outcomes, int decimals, char *out, size_t size)
+{
+    double variance, n, s = match_moments(count, value, outcomes, 0, &variance, &n);
+    double se = match_sqrt(variance / n), low = s - MATCH_Z95 * se, high = s + MATCH_Z95 * se;
     if (s <= 0 || s >= 1)
         snprintf(out, size, "Elo %cinf", s <= 0 ? '-' : '+');
     else if (low <= 0 || high >= 1)
-        snprintf(out, size, "Elo %+.0f +/- n/a", match_elo(s));
+        snprintf(out, size, "Elo %+.*f +/- n/a", decimals, match_elo(s));
     else
-        snprintf(out, size, "Elo %+.0f +/- %.0f", match_elo(s), (match_elo(high) - match_elo(low)) / 2);
+        snprintf(out, size, "Elo %+.*f +/- %.*f", decimals, match_elo(s), decimals, (match_elo(high) - match_elo(low)) / 2);
 }
 
 /* The Elo difference that expects the score s (0 < s < 1): 400 log10(s / (1 - s)). */
@@ -2028,6 +2566,28 @@ static double match_elo(double s)
 {
     double x = s / (1 - s);
     return 400 * (x < 1 ? -ln(1 / x) : ln(x)) / ln(10); /* ln() is most precise above 1 */
+}
+
+/* The score that an Elo difference expects: 1 / (1 + 10^(-elo / 400)). */
+static double match_logistic(double elo)
+{
+    return 1 / (1 + match_exp(-elo * ln(10) / 400));
+}
+
+/* e^x, halving x below 1/16 for a short Taylor sum and squaring back (without libm). */
+static double match_exp(double x)
+{
+    double sum = 1, term = 1;
+    int halvings = 0, i;
+    for (; x > 0.0625 || x < -0.0625; halvings++)
+        x /= 2;
+    for (i = 1; i < 12; i++) {
+        term *= x / i;
+        sum += term;
+    }
+    while (halvings-- > 0)
+        sum *= sum;
+    return sum;
 }
 
 /* Square root by Newton's method (the engine links without libm). */
@@ -2043,14 +2603,15 @@ static double match_sqrt(double x)
 }
 
 /* Appends one game as PGN: the tags, the moves in SAN, the reason in a comment, the result. */
-static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, double seconds)
+static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, const MatchOptions *opt)
 {
     Board b = g->start, standard;
     char fen[FEN_MAX], text[sizeof g->reason + 2];
     time_t now = time(NULL);
     int i, column = 0;
     board_start(&standard);
-    snprintf(text, sizeof text, "%s match, %g s per move", ENGINE_NAME, seconds);
+    match_limits_text(opt, fen, sizeof fen);
+    snprintf(text, sizeof text, "%s match, %s per move", ENGINE_NAME, fen);
     match_pgn_tag(out, "Event", text);
     match_pgn_tag(out, "Site", "?");
     strftime(text, sizeof text, "%Y.%m.%d", localtime(&now));
@@ -2087,6 +2648,17 @@ static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char
     fputs("\n\n", out);
 }
 
+/* Writes the limits of a move: "0.1 s", "20000 nodes" or "20000 nodes and 0.1 s". */
+static void match_limits_text(const MatchOptions *opt, char *out, size_t size)
+{
+    if (opt->nodes && opt->seconds > 0)
+        snprintf(out, size, "%lld nodes and %g s", opt->nodes, opt->seconds);
+    else if (opt->nodes)
+        snprintf(out, size, "%lld nodes", opt->nodes);
+    else
+        snprintf(out, size, "%g s", opt->seconds);
+}
+
 /* Writes a PGN tag pair; quotes and backslashes in the value become apostrophes and slashes. */
 static void match_pgn_tag(FILE *out, const char *name, const char *value)
 {
@@ -2109,6 +2681,162 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
     }
     fputs(token, out);
     *column += len;
+}
+
+/* ============================================================= datagen */
+
+/* engine datagen: self-play at fixed nodes for training data, one `FEN | SCORE | RESULT` line
+ * per quiet position (the format of ../shared/data/labelled, which ../shared/datagen makes
+ * with Stockfish), refereed by the match's rules. */
+
+/* engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]: plays the games
+ * and writes their lines to stdout, or to FILE.tmp renamed FILE at the end; a progress line on
+ * stderr every 100 games. Returns 0, or an exit status after one error line. */
+static int run_datagen(int argc, char **argv)
+{
+    DatagenOptions opt;
+    Board *openings = NULL;
+    FILE *out = stdout;
+    char tmp[4096];
+    long long positions = 0;
+    double start = clock_now();
+    int count = 0, g, status = datagen_parse_options(argc, argv, &opt);
+    if (status == 0 && opt.openings)
+        status = match_load_openings(opt.openings, &openings, &count);
+    if (status == 0 && opt.out) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", opt.out);
+        if (!(out = fopen(tmp, "w"))) {
+            fprintf(stderr, "error: cannot write %s\n", tmp);
+            status = EXIT_USAGE;
+        }
+    }
+    for (g = 0; status == 0 && g < opt.games; g++) {
+        positions += datagen_game(&opt, openings, count, g, out);
+        if ((g + 1) % DATAGEN_PROGRESS_GAMES == 0 || g + 1 == opt.games)
+            fprintf(stderr, "datagen: %d/%d games, %lld positions, %.1f s\n", g + 1, opt.games, positions, clock_now() - start);
+    }
+    if (status == 0 && (fflush(out) != 0 || ferror(out))) {
+        fprintf(stderr, "error: cannot write %s\n", opt.out ? tmp : "stdout");
+        status = EXIT_FAILURE;
+    }
+    if (opt.out && out) {
+        fclose(out);
+        if (status == 0 && rename(tmp, opt.out) != 0) {
+            fprintf(stderr, "error: cannot rename %s to %s\n", tmp, opt.out);
+            status = EXIT_FAILURE;
+        }
+    }
+    free(openings);
+    return status;
+}
+
+/* Reads datagen's options into opt; returns 0, or EXIT_USAGE after one error line. */
+static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
+{
+    long long games = 0, seed = -1;
+    int i;
+    memset(opt, 0, sizeof *opt);
+    for (i = 2; i < argc; i += 2) {
+        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = value != NULL;
+        if (ok && strcmp(key, "--games") == 0)
+            ok = parse_count(value, DATAGEN_GAMES_MAX, &games);
+        else if (ok && strcmp(key, "--nodes") == 0)
+            ok = parse_count(value, (long long)1e9, &opt->nodes);
+        else if (ok && strcmp(key, "--seed") == 0)
+            ok = strcmp(value, "0") == 0 ? (seed = 0, 1) : parse_count(value, (long long)1e18, &seed);
+        else if (ok && strcmp(key, "--out") == 0)
+            opt->out = value;
+        else if (ok && strcmp(key, "--openings") == 0)
+            opt->openings = value;
+        else
+            ok = 0;
+        if (!ok) {
+            print_line(stderr, "error: datagen: bad option '%.60s%s%.60s' (see --help)", key, value ? " " : "", value ? value : "");
+            return EXIT_USAGE;
+        }
+    }
+    opt->games = (int)games;
+    opt->seed = (uint64_t)seed;
+    if (!opt->games || !opt->nodes || seed < 0) {
+        fprintf(stderr, "error: usage: engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Plays game `number` of the run and writes its kept positions to out; returns how many. The
+ * game's generator, seeded by the seed and number, picks the opening (the start position
+ * without a file), 6 to 9 random plies (a game they end is dropped) and each move's nodes;
+ * then our search plays both sides, its table kept for the game, as in a UCI game. A position
+ * is kept when quiet: not in check, the move chosen neither a capture nor a promotion, its
+ * score not a mate, at ply 8 or later. Adjudicated as ../shared/datagen: a win once |score|
+ * stays beyond 1000 cp for 6 plies, a draw after ply 100 once it stays within 10 cp for 16. */
+static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out)
+{
+    static MatchGame game;
+    static uint64_t keys[MATCH_MAX_PLIES + 1];
+    static char fens[MATCH_MAX_PLIES][FEN_MAX];
+    static int scores[MATCH_MAX_PLIES];
+    uint64_t state = opt->seed ^ ((uint64_t)number * DATAGEN_GAME_MIX);
+    Board board;
+    int kept = 0, random_plies, win_streak = 0, draw_streak = 0, i;
+    const char *result;
+    if (count)
+        board = openings[random_next(&state) % (uint64_t)count];
+    else
+        board_start(&board);
+    random_plies = DATAGEN_RANDOM_PLIES + (int)(random_next(&state) % DATAGEN_RANDOM_PLIES_SPAN);
+    game.start = board;
+    game.ply_count = 0;
+    game.result[0] = '\0';
+    keys[0] = board.key;
+    for (i = 0; i < random_plies; i++) {
+        if (match_game_over(&board, keys, &game))
+            return 0;
+        datagen_play(&game, &board, keys, match_random_move(&board, &state));
+    }
+    while (!match_game_over(&board, keys, &game)) {
+        Limits limits;
+        int score, depth, white;
+        Move m;
+        memset(&limits, 0, sizeof limits);
+        limits.start = clock_now();
+        limits.node_limit = (uint64_t)(opt->nodes * 3 / 4) + random_next(&state) % (uint64_t)(opt->nodes / 2 + 1);
+        if (limits.node_limit == 0)
+            limits.node_limit = 1;
+        m = game_search(&board, keys, game.ply_count + 1, &limits, game.ply_count == random_plies, &score, &depth);
+        white = board.side == WHITE ? score : -score;
+        if (depth > 0 && !board_in_check(&board) && !move_is_capture(&board, m) && move_kind(m) != KIND_PROMOTION
+            && abs(score) < SCORE_MATE_BOUND && game.ply_count >= DATAGEN_MIN_PLY) {
+            board_to_fen(&board, fens[kept]);
+            scores[kept++] = white;
+        }
+        win_streak = abs(score) > DATAGEN_WIN_SCORE ? win_streak + 1 : 0;
+        draw_streak = abs(score) <= DATAGEN_DRAW_SCORE ? draw_streak + 1 : 0;
+        if (win_streak >= DATAGEN_WIN_PLIES) {
+            match_end(&game, white > 0 ? "1-0" : "0-1", "adjudication", "win");
+            break;
+        }
+        if (game.ply_count >= DATAGEN_DRAW_AFTER && draw_streak >= DATAGEN_DRAW_PLIES) {
+            match_end(&game, "1/2-1/2", "adjudication", "draw");
+            break;
+        }
+        datagen_play(&game, &board, keys, m);
+    }
+    result = strcmp(game.result, "1-0") == 0 ? "1.0" : strcmp(game.result, "0-1") == 0 ? "0.0" : "0.5";
+    for (i = 0; i < kept; i++)
+        fprintf(out, "%s | %d | %s\n", fens[i], scores[i], result);
+    return kept;
+}
+
+/* Plays m in the game: the move recorded, the board moved on, its key kept. */
+static void datagen_play(MatchGame *g, Board *b, uint64_t *keys, Move m)
+{
+    Undo u;
+    g->moves[g->ply_count++] = m;
+    board_make(b, m, &u);
+    keys[g->ply_count] = b->key;
 }
 
 /* ================================================================ time */

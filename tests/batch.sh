@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/batch.sh: `engine --batch` (answers equal one-shot answers, bad lines stay on their
 # own line, the time limit per line) and `engine match` (wins against the random mover,
-# forfeits of fake opponents that crash, play illegal moves or hang, processes reaped, PGN
-# read back move by move through our SAN parser by tests/pgn_check.c, openings, usage).
-# Usage: tests/batch.sh [ENGINE]. Takes about 5 s; ends with "N passed, N failed".
+# fixed nodes, concurrency, SPRT, forfeits of fake opponents that crash, play illegal
+# moves or hang, processes reaped, PGN read back move by move through our SAN parser by
+# tests/pgn_check.c, openings, usage).
+# Usage: tests/batch.sh [ENGINE]. Takes about 10 s; ends with "N passed, N failed".
 set -u
 ENGINE=${1:-./engine}
 pass=0; fail=0
@@ -82,6 +83,53 @@ check "a running score line per game" [ "$(grep -c '^game [1-4]/4: .* | Boxer +[
 check "colours alternate" [ "$(grep -c '^\[White "Boxer' "$tmp/random.pgn")" -eq 2 ]
 check "PGN reads back through our SAN parser" reads_back "$tmp/random.pgn"
 
+# --- fixed nodes: against random, then against our own UCI build, whose search at `go nodes`
+# is ours at --nodes (same table, same limits): both colours of the opening give the same game.
+"$ENGINE" match --opponent random --games 2 --nodes 2000 --pgn "$tmp/nodes.pgn" >"$tmp/out" 2>"$tmp/err"; status=$?
+check "match --nodes vs random: 2 of 2 won (status $status, $(cat "$tmp/out"))" grep -q "2 games, +2 =0 -0" "$tmp/out"
+check "the PGN names the nodes" grep -q '^\[Event "Boxer match, 2000 nodes per move"\]$' "$tmp/nodes.pgn"
+"$ENGINE" match --opponent "$ENGINE" --games 2 --nodes 1500 --pgn "$tmp/self.pgn" >"$tmp/out" 2>"$tmp/err"; status=$?
+movetext() { awk -v n="$2" '/^\[Round /{r++} r==n && !/^\[/' "$1"; }
+check "match --nodes vs our UCI build exits 0 (status $status)" [ $status -eq 0 ]
+check "at fixed nodes our search plays as our UCI build: one game twice" \
+  [ "$(movetext "$tmp/self.pgn" 1)" = "$(movetext "$tmp/self.pgn" 2)" ]
+check "PGN at fixed nodes reads back" reads_back "$tmp/self.pgn"
+echo "rn1q1rk1/ppp1ppbp/2b2np1/8/2QP1B2/2N2N2/PP2PPPP/R3KB1R w KQ - 5 9" >"$tmp/one.epd"
+"$ENGINE" match --opponent "$ENGINE" --games 4 --nodes 1500 --openings "$tmp/one.epd" --pgn "$tmp/again.pgn" >/dev/null 2>&1
+check "an opening played again at fixed nodes gives a new game (nodes drawn per move)" \
+  [ "$(movetext "$tmp/again.pgn" 1)" != "$(movetext "$tmp/again.pgn" 3)" ]
+check "... the same for both games of the pair" [ "$(movetext "$tmp/again.pgn" 3)" = "$(movetext "$tmp/again.pgn" 4)" ]
+
+# --- concurrency: games in worker processes come back in their order, the same games.
+"$ENGINE" match --opponent random --games 5 --nodes 1500 --pgn "$tmp/serial.pgn" >/dev/null 2>&1
+"$ENGINE" match --opponent random --games 5 --nodes 1500 --concurrency 3 --pgn "$tmp/workers.pgn" >"$tmp/out" 2>"$tmp/err"; status=$?
+check "match --concurrency 3 exits 0 (status $status)" [ $status -eq 0 ]
+check "--concurrency 3: the summary ($(cat "$tmp/out"))" grep -q "5 games, +5 =0 -0" "$tmp/out"
+check "--concurrency 3: score lines in order" [ "$(grep -o '^game [0-9]*/5' "$tmp/err" | tr '\n' ' ')" = "game 1/5 game 2/5 game 3/5 game 4/5 game 5/5 " ]
+check "--concurrency 3: the PGN of the serial match" \
+  [ "$(grep -v '^\[Date ' "$tmp/serial.pgn")" = "$(grep -v '^\[Date ' "$tmp/workers.pgn")" ]
+"$ENGINE" match --opponent "$ENGINE" --games 4 --nodes 1000 --concurrency 2 --pgn "$tmp/self2.pgn" >"$tmp/out" 2>&1
+check "--concurrency 2 against our UCI build: 4 games ($(tail -1 "$tmp/out"))" grep -q "4 games" "$tmp/out"
+check "--concurrency 2: PGN reads back" reads_back "$tmp/self2.pgn"
+
+# --- SPRT: stops at its verdict (the last line), games in flight abandoned, no process left.
+"$ENGINE" match --opponent random --games 20 --nodes 1000 --sprt 0,5 >"$tmp/out" 2>"$tmp/err"
+check "SPRT against random: H1 after 2 pairs ($(tail -1 "$tmp/out"))" \
+  [ "$(tail -1 "$tmp/out")" = "SPRT [0,5]: H1 accepted (LLR 7.64, bounds -2.94..2.94)" ]
+check "SPRT: 4 games counted" grep -q "^Boxer 1.0 vs random: 4 games, +4 =0 -0" "$tmp/out"
+check "SPRT: the pentanomial line" grep -q "^pentanomial 0 0 0 0 2 (pairs" "$tmp/out"
+check "SPRT: the LLR on each score line" [ "$(grep -c ', LLR [-0-9.]* (-2.94..2.94)$' "$tmp/err")" -eq 4 ]
+"$ENGINE" match --opponent random --games 2 --nodes 1000 --sprt 0,5 --alpha 0.01 --beta 0.1 >"$tmp/out" 2>/dev/null
+check "SPRT: inconclusive at --games ($(tail -1 "$tmp/out"))" \
+  [ "$(tail -1 "$tmp/out")" = "SPRT [0,5]: inconclusive (LLR 1.92, bounds -2.29..4.50)" ]
+cp "$ENGINE" "$tmp/same-engine"
+"$ENGINE" match --opponent "$tmp/same-engine" --games 40 --nodes 1000 --concurrency 2 --sprt 0,5 >"$tmp/out" 2>/dev/null
+check "SPRT against our UCI build: every pair 1-1, H0 ($(tail -1 "$tmp/out"))" \
+  grep -q "^SPRT \[0,5\]: H0 accepted" "$tmp/out"
+check "SPRT stopped before --games" grep -q "^Boxer 1.0 vs Boxer 1.0: 18 games" "$tmp/out"
+check "no opponent left running after the SPRT stopped the workers" \
+  bash -c "sleep 0.2; ! ps -eo args | grep -v grep | grep -q '$tmp/same-engine'"
+
 # --- fake opponents (copied to $tmp, so that their processes are easy to find): each forfeits.
 cp "$here"/fakes/*.sh "$tmp/"
 forfeit() { # FAKE TERMINATION DETAIL
@@ -98,6 +146,8 @@ forfeit() { # FAKE TERMINATION DETAIL
 forfeit crash "abandoned" "crashed (killed by signal 11)"
 forfeit illegal "rules infraction" "illegal move 'e2e5'"
 forfeit hang "time forfeit" "no 'bestmove' within"
+"$ENGINE" match --opponent "$tmp/hang.sh" --games 2 --time 0.05 --concurrency 2 >"$tmp/out" 2>/dev/null
+check "forfeits in worker processes too ($(cat "$tmp/out"))" grep -q "2 games, +2 =0 -0" "$tmp/out"
 check "no fake opponent left running: $(ps -eo args | grep "$tmp/" | grep -v grep)" \
   bash -c "! ps -eo args | grep -v grep | grep -q '$tmp/'"
 check "a command that does not start forfeits as a crash" \
@@ -126,6 +176,15 @@ expect_status 2 match --opponent random --games 0 --time 0.1
 expect_status 2 match --opponent random --games 2 --time 0
 expect_status 2 match --opponent random --games 2 --time 0.1 --colour white
 expect_status 2 match --opponent random --games 2 --time
+expect_status 2 match --opponent random --games 2 --nodes 0
+expect_status 2 match --opponent random --games 2 --nodes 100 --concurrency 0
+expect_status 2 match --opponent random --games 2 --nodes 100 --sprt 5,0
+expect_status 2 match --opponent random --games 2 --nodes 100 --sprt 5
+expect_status 2 match --opponent random --games 3 --nodes 100 --sprt 0,5
+expect_status 2 match --opponent random --games 2 --nodes 100 --sprt 0,5 --alpha 0.5
+expect_status 2 match --opponent random --games 2 --nodes 100 --concurrency 65
+expect_status 2 match --opponent random --games 2 --nodes 10x
+expect_status 2 match --opponent random --games 2 --openings "$tmp/openings.epd"
 expect_status 2 match --opponent random --games 2 --time 0.1 --openings "$tmp/none.epd"
 printf 'not a fen\n' >"$tmp/bad.epd"
 expect_status 3 match --opponent random --games 2 --time 0.1 --openings "$tmp/bad.epd"

@@ -19,7 +19,7 @@ run_one unit "$unit" "$cap" tests/perft.epd
 run_one cli bash tests/cli.sh "$engine"
 # mating with K+Q, K+R, K+B+N (release builds only: too slow under the sanitizers)
 [ -n "${ENDGAME:-}" ] && run_one endgame "$ENDGAME"
-for extra in tests/uci.sh tests/robust.sh tests/batch.sh tests/web.sh tests/tools.sh; do
+for extra in tests/uci.sh tests/robust.sh tests/batch.sh tests/datagen.sh tests/web.sh tests/tools.sh; do
   [ -f "$extra" ] && run_one "$(basename "$extra" .sh)" bash "$extra" "$engine"
 done
 echo "== all"

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# tests/datagen.sh: `engine datagen` (the same seed gives the same lines, another seed other
+# lines, every line `FEN | SCORE | RESULT` with a FEN that parses, --out written whole, bad
+# arguments refused with status 2). Usage: tests/datagen.sh [ENGINE]. Takes about a second;
+# ends with "N passed, N failed".
+set -u
+ENGINE=${1:-./engine}
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+
+"$ENGINE" datagen --games 2 --nodes 500 --seed 7 >"$tmp/a" 2>"$tmp/err"; status=$?
+"$ENGINE" datagen --games 2 --nodes 500 --seed 7 >"$tmp/b" 2>/dev/null
+"$ENGINE" datagen --games 2 --nodes 500 --seed 8 >"$tmp/c" 2>/dev/null
+check "datagen exits 0 (status $status)" [ $status -eq 0 ]
+check "datagen writes lines ($(wc -l <"$tmp/a"))" [ "$(wc -l <"$tmp/a")" -gt 10 ]
+check "the same seed gives the same lines" cmp -s "$tmp/a" "$tmp/b"
+check "another seed gives other lines" bash -c "! cmp -s '$tmp/a' '$tmp/c'"
+check "a progress line on stderr ($(cat "$tmp/err"))" grep -q '^datagen: 2/2 games, [0-9]* positions' "$tmp/err"
+
+# Every line: a FEN our parser takes, a centipawn score that is not a mate, 1.0, 0.5 or 0.0.
+shape=0; fens=0; n=0
+while IFS= read -r line; do
+  n=$((n + 1))
+  [[ "$line" =~ ^([^|]+)\ \|\ (-?[0-9]+)\ \|\ (1\.0|0\.5|0\.0)$ ]] || { shape=$((shape + 1)); echo "bad line: $line"; continue; }
+  score=${BASH_REMATCH[2]}
+  [ "${score#-}" -lt 30000 ] || { shape=$((shape + 1)); echo "mate score: $line"; }
+  "$ENGINE" d "${BASH_REMATCH[1]}" >/dev/null 2>&1 || { fens=$((fens + 1)); echo "bad FEN: $line"; }
+done <"$tmp/a"
+check "$n lines of three fields" [ $shape -eq 0 ]
+check "every FEN parses" [ $fens -eq 0 ]
+check "one result per game (2 games)" [ "$(awk -F' [|] ' '{print $3}' "$tmp/a" | uniq | wc -l)" -le 2 ]
+
+# --out: the same lines, written to FILE.tmp and renamed, nothing on stdout.
+"$ENGINE" datagen --games 2 --nodes 500 --seed 7 --out "$tmp/out.txt" >"$tmp/stdout" 2>/dev/null; status=$?
+check "--out exits 0 (status $status)" [ $status -eq 0 ]
+check "--out holds the lines of stdout" cmp -s "$tmp/a" "$tmp/out.txt"
+check "--out leaves no .tmp and prints nothing" [ ! -e "$tmp/out.txt.tmp" ] && [ ! -s "$tmp/stdout" ]
+printf '# one opening\nrnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n' >"$tmp/openings.epd"
+"$ENGINE" datagen --games 1 --nodes 300 --seed 1 --openings "$tmp/openings.epd" >"$tmp/open" 2>/dev/null; status=$?
+check "--openings exits 0 with lines (status $status)" [ $status -eq 0 ] && [ -s "$tmp/open" ]
+
+# Bad arguments: status 2, one error line, nothing on stdout.
+expect_usage() {
+  "$ENGINE" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; local got=$?
+  check "exit 2 and one error line for: $* (got $got, $(cat "$tmp/err"))" \
+    [ "$got $(grep -c '^error: ' "$tmp/err") $(wc -l <"$tmp/err") $(wc -c <"$tmp/out")" = "2 1 1 0" ]
+}
+expect_usage datagen
+expect_usage datagen --nodes 500 --seed 1
+expect_usage datagen --games 2 --seed 1
+expect_usage datagen --games 2 --nodes 500
+expect_usage datagen --games 0 --nodes 500 --seed 1
+expect_usage datagen --games 2 --nodes x --seed 1
+expect_usage datagen --games 2 --nodes 500 --seed -1
+expect_usage datagen --games 2 --nodes 500 --seed 1 --colour white
+expect_usage datagen --games 2 --nodes 500 --seed 1 --out
+expect_usage datagen --games 2 --nodes 500 --seed 1 --out "$tmp/no/such/dir/file"
+expect_usage datagen --games 2 --nodes 500 --seed 1 --openings "$tmp/none.epd"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
