@@ -4,11 +4,11 @@ WARNINGS = -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototype
 CFLAGS ?= -O2 -DNDEBUG
 DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SOURCES = engine.c movement.c extra.c
-HEADERS = movement.h extra.h tables/hce.h
+HEADERS = movement.h extra.h tables/hce.h tables/nnue.h
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug bench perft-bench perft-full timing sprt fuzz web run clean tune
+.PHONY: all test debug bench perft-bench perft-full timing sprt fuzz web run clean tune train
 
 # The WebAssembly build (README "In the browser"): a standalone module with no imports, its
 # static data from 64 KiB up (the course page writes its strings from address 0) and a fixed
@@ -16,7 +16,7 @@ DEBUG_PERFT_CAP ?= 200000
 EMCC ?= emcc
 WEB_TARGET ?= web/engine.wasm
 WEB_EXPORTS = _choose_move,_web_input,_web_state,_web_play,_web_bench
-WEB_FLAGS = -O2 -DNDEBUG -DENGINE_WASM -DENGINE_NO_POSIX --no-entry -sSTANDALONE_WASM \
+WEB_FLAGS = -O2 -msimd128 -DNDEBUG -DENGINE_WASM -DENGINE_NO_POSIX --no-entry -sSTANDALONE_WASM \
 	-sEXPORTED_FUNCTIONS=$(WEB_EXPORTS) -sGLOBAL_BASE=65536 -sINITIAL_MEMORY=96MB \
 	-sALLOW_MEMORY_GROWTH=0 -sABORTING_MALLOC=0
 
@@ -39,11 +39,11 @@ tests/unit-debug: tests/unit.c movement.c extra.c $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) -Wno-missing-prototypes tests/unit.c movement.c extra.c -o $@
 
 # Every test; perft counts up to PERFT_CAP nodes per position and depth (about a minute).
-test: engine tests/unit tests/endgame tools/tune
+test: engine tests/unit tests/endgame tools/tune tools/train
 	ENDGAME=./tests/endgame bash tests/run-all.sh ./engine ./tests/unit $(PERFT_CAP)
 
 # The same tests with assertions (board_is_ok after make/unmake) and sanitizers.
-debug: engine-debug tests/unit-debug tools/tune
+debug: engine-debug tests/unit-debug tools/tune tools/train
 	bash tests/run-all.sh ./engine-debug ./tests/unit-debug $(DEBUG_PERFT_CAP)
 
 # The whole perft suite at every depth (several minutes).
@@ -87,6 +87,15 @@ TUNE_ARGS ?= --epochs 150 --lambda 0.5 --seed 1
 tune: tools/tune
 	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
 
+tools/train: tools/train.c $(TOOLS_COMMON) movement.c extra.c $(HEADERS)
+	$(CC) $(WARNINGS) -O3 tools/train.c tools/common.c movement.c extra.c -lm -o $@
+
+# Trains the network on TRAIN_DATA (plain or .xz files) and rewrites tables/nnue.h.
+TRAIN_DATA ?= ../shared/data/labelled/sf15-n2000.txt.xz
+TRAIN_ARGS ?= --epochs 20 --batch 4096 --rate 0.002 --lambda 0.3 --seed 1
+train: tools/train
+	$(if $(filter %.xz,$(TRAIN_DATA)),xz -dc,cat) $(TRAIN_DATA) | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
+
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision and the UCI loop, run for
 # FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (README "Bad input").
 FUZZ_CC ?= clang
@@ -110,4 +119,4 @@ run: web
 	python3 -m http.server 8000 --directory web
 
 clean:
-	rm -f tools/tune engine engine-debug tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci web/engine.wasm
+	rm -f tools/tune tools/train engine engine-debug tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci web/engine.wasm

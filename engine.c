@@ -1305,11 +1305,18 @@ static int run_eval(int argc, char **argv)
     return status;
 }
 
-/* Prints the evaluation of b term by term (middlegame and endgame, per side), then the score. */
+/* Prints the network's score of b, then the hand-written evaluation term by term
+ * (middlegame and endgame, per side), which the search uses. */
 static void show_eval(const Board *b)
 {
+    static Accumulator acc;
     EvalTrace tr;
-    int t, score = eval_position(b, &tr);
+    int t, score = eval_position(b, &tr), net;
+    nnue_refresh(&acc, b);
+    net = eval_network(b, &acc);
+    printf("network        %d (side to move), %d (white's view); raw output %d\n", net, b->side == WHITE ? net : -net,
+           nnue_evaluate(&acc, b->side));
+    printf("\nhand-written evaluation:\n");
     printf("%-14s %17s %17s %17s\n", "term", "white (mg eg)", "black (mg eg)", "total (mg eg)");
     for (t = 0; t < TERM_NB; t++)
         printf("%-14s %8d %8d %8d %8d %8d %8d\n", eval_term_name(t), tr.mg[t][WHITE], tr.eg[t][WHITE],

@@ -6,11 +6,16 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A middlegame/endgame pair packed into one int (the Stockfish/Ethereal idiom). */
 #define S(mg, eg) ((int)((unsigned)(eg) * 0x10000u + (unsigned)(mg)))
 
 #include "tables/hce.h"
+#include "tables/nnue.h"
+
+/* The network's table and extra.h must agree: a compile error here means they do not. */
+typedef char network_matches_layout[NNUE_TABLE_HIDDEN == NNUE_HIDDEN ? 1 : -1];
 
 /* Where each group of weights starts in HCE_WEIGHTS (the order of tables/hce.h). */
 enum {
@@ -147,6 +152,11 @@ static int eval_mating_override(EvalInfo *ei);
 static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features);
 static int non_pawn_material(const Board *b, int color);
 static int endgame_scale(const Board *b, int strong);
+static int has_bare_king(const Board *b);
+static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights);
+static void accumulator_add(int16_t *values, int input);
+static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, const int *added, int add_count,
+                             const int *removed, int remove_count);
 
 static uint64_t file_set[8];
 static uint64_t adjacent_files[8];
@@ -638,6 +648,112 @@ int eval_position(const Board *b, EvalTrace *trace)
 int eval_features(const Board *b, EvalFeatures *features)
 {
     return eval_run(b, NULL, features);
+}
+
+/* ---------------------------------------------------------------- the network */
+
+/* Adds an input's hidden weights to one side's accumulator. */
+static void accumulator_add(int16_t *values, int input)
+{
+    const int16_t *w = NNUE_HIDDEN_WEIGHTS + (long)input * NNUE_HIDDEN;
+    int j;
+    for (j = 0; j < NNUE_HIDDEN; j++)
+        values[j] = (int16_t)(values[j] + w[j]);
+}
+
+/* Writes into out the accumulator `in` with the inputs added[] on and removed[] off (one or
+ * two of each), in one pass over the hidden layer. */
+static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, const int *added, int add_count,
+                             const int *removed, int remove_count)
+{
+    const int16_t *restrict a1 = NNUE_HIDDEN_WEIGHTS + (long)added[0] * NNUE_HIDDEN;
+    const int16_t *restrict r1 = NNUE_HIDDEN_WEIGHTS + (long)removed[0] * NNUE_HIDDEN;
+    const int16_t *restrict a2 = NNUE_HIDDEN_WEIGHTS + (long)added[1] * NNUE_HIDDEN;
+    const int16_t *restrict r2 = NNUE_HIDDEN_WEIGHTS + (long)removed[1] * NNUE_HIDDEN;
+    int j;
+    assert(add_count >= 1 && add_count <= 2 && remove_count >= 1 && remove_count <= 2);
+    if (add_count == 1 && remove_count == 1)
+        for (j = 0; j < NNUE_HIDDEN; j++)
+            out[j] = (int16_t)(in[j] + a1[j] - r1[j]);
+    else if (add_count == 1)
+        for (j = 0; j < NNUE_HIDDEN; j++)
+            out[j] = (int16_t)(in[j] + a1[j] - r1[j] - r2[j]);
+    else
+        for (j = 0; j < NNUE_HIDDEN; j++)
+            out[j] = (int16_t)(in[j] + a1[j] + a2[j] - r1[j] - r2[j]);
+}
+
+void nnue_refresh(Accumulator *acc, const Board *b)
+{
+    int p, sq;
+    for (p = WHITE; p <= BLACK; p++) {
+        memcpy(acc->side[p], NNUE_HIDDEN_BIASES, sizeof acc->side[p]);
+        for (sq = 0; sq < 64; sq++)
+            if (b->squares[sq] != EMPTY)
+                accumulator_add(acc->side[p], nnue_input(p, b->squares[sq], sq));
+    }
+}
+
+void nnue_update(Accumulator *after, const Accumulator *before, const Board *b, Move m)
+{
+    int from = move_from(m), to = move_to(m), kind = move_kind(m), us = b->side, p;
+    int piece = b->squares[from], rook = make_piece(us, ROOK), captured = EMPTY, captured_sq = to;
+    int moved = kind == KIND_PROMOTION ? make_piece(us, move_promo(m)) : piece;
+    if (kind == KIND_EN_PASSANT) {
+        captured = make_piece(!us, PAWN);
+        captured_sq = us == WHITE ? to - 8 : to + 8;
+    } else if (kind != KIND_CASTLE) {
+        captured = b->squares[to];
+    }
+    for (p = WHITE; p <= BLACK; p++) {
+        int added[2] = { nnue_input(p, moved, to), 0 }, removed[2] = { nnue_input(p, piece, from), 0 };
+        int adds = 1, removes = 1;
+        if (captured != EMPTY)
+            removed[removes++] = nnue_input(p, captured, captured_sq);
+        if (kind == KIND_CASTLE) {
+            /* the rook: h-file to f-file, or a-file to d-file (movement.c's board_make) */
+            removed[removes++] = nnue_input(p, rook, to > from ? to + 1 : to - 2);
+            added[adds++] = nnue_input(p, rook, to > from ? to - 1 : to + 1);
+        }
+        accumulator_move(after->side[p], before->side[p], added, adds, removed, removes);
+    }
+}
+
+/* Returns the sum of clipped hidden values times the output weights of one half. */
+static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights)
+{
+    int32_t sum = 0;
+    int j;
+    for (j = 0; j < NNUE_HIDDEN; j++) {
+        int16_t v = values[j] < 0 ? 0 : values[j] > NNUE_QA ? NNUE_QA : values[j];
+        sum += v * weights[j];
+    }
+    return sum;
+}
+
+int nnue_evaluate(const Accumulator *acc, int side)
+{
+    int64_t sum = (int64_t)output_half(acc->side[side], NNUE_OUTPUT_WEIGHTS)
+                + output_half(acc->side[!side], NNUE_OUTPUT_WEIGHTS + NNUE_HIDDEN) + NNUE_OUTPUT_BIAS;
+    int64_t scaled = sum * NNUE_SCALE / (NNUE_QA * NNUE_QB);
+    return scaled > EVAL_LIMIT ? EVAL_LIMIT : scaled < -EVAL_LIMIT ? -EVAL_LIMIT : (int)scaled;
+}
+
+/* Returns 1 if either side has nothing but its king. */
+static int has_bare_king(const Board *b)
+{
+    return bit_count(b->occupied[WHITE]) == 1 || bit_count(b->occupied[BLACK]) == 1;
+}
+
+int eval_network(const Board *b, const Accumulator *acc)
+{
+    int score;
+    if (eval_insufficient_material(b))
+        return 0;
+    if (has_bare_king(b))
+        return eval_position(b, NULL); /* the mating knowledge */
+    score = nnue_evaluate(acc, b->side);
+    return score * (FADE_PLIES - (b->halfmove < 100 ? b->halfmove : 100)) / FADE_PLIES;
 }
 
 /* ------------------------------------------------------------ for the tuner */

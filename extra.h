@@ -21,12 +21,44 @@ typedef struct {
 } EvalTrace;
 
 enum { PHASE_MAX = 24, SCALE_NORMAL = 64, FADE_PLIES = 200 };
+/* No evaluation goes beyond +-EVAL_LIMIT: scores past it belong to mates. */
+enum { EVAL_LIMIT = 10000 };
 enum { VALUE_PAWN = 100, VALUE_KNIGHT = 320, VALUE_BISHOP = 330, VALUE_ROOK = 500, VALUE_QUEEN = 950 };
 
 /* King danger enters the score non-linearly: a side whose summed danger features come to
  * d (middlegame) and e (endgame) loses max(d, 0)^2 / KING_DANGER_MG_DIVISOR and
  * max(e, 0) / KING_DANGER_EG_DIVISOR (the shape of Ethereal's king safety). */
 enum { KING_DANGER_MG_DIVISOR = 720, KING_DANGER_EG_DIVISOR = 20 };
+
+/* The network (NNUE): 768 inputs, one per piece type, colour and square, seen from each
+ * side in turn (its own pieces first, the board flipped for black); a hidden layer of
+ * NNUE_HIDDEN per side, clipped to [0, 1]; one output, the side to move's half first.
+ * Stored as int16: hidden weights times NNUE_QA, output weights times NNUE_QB; the output
+ * times NNUE_SCALE is the score in centipawns. tools/train.c fits it, tables/nnue.h holds it. */
+enum { NNUE_INPUTS = 768, NNUE_HIDDEN = 256, NNUE_QA = 255, NNUE_QB = 64, NNUE_SCALE = 400 };
+
+/* The hidden layer before clipping, from each side's view, kept up to date move by move. */
+typedef struct {
+    int16_t side[2][NNUE_HIDDEN];
+} Accumulator;
+
+/* Returns the input of a piece (colour and type) on sq, as `perspective` sees the board. */
+static inline int nnue_input(int perspective, int piece, int sq)
+{
+    int theirs = piece_color(piece) != perspective;
+    return theirs * 384 + (piece_type(piece) - PAWN) * 64 + (perspective == WHITE ? sq : square_flip(sq));
+}
+
+/* Computes acc from the pieces of b. */
+void nnue_refresh(Accumulator *acc, const Board *b);
+/* Computes into `after` the accumulator of b once the legal move m is made, from `before`,
+ * the accumulator of b as it stands. */
+void nnue_update(Accumulator *after, const Accumulator *before, const Board *b, Move m);
+/* Returns the network's score of a position with accumulator acc, side `side` to move. */
+int nnue_evaluate(const Accumulator *acc, int side);
+/* Returns the evaluation for the side to move from the network, with the knowledge the
+ * network lacks (dead draws, mating a bare king, the fifty-move fade); acc is b's. */
+int eval_network(const Board *b, const Accumulator *acc);
 
 /* Returns the evaluation for the side to move; fills trace when it is not NULL. */
 int eval_position(const Board *b, EvalTrace *trace);

@@ -29,10 +29,28 @@ check 'cmp -s "$tmp/a/hce.h" "$tmp/b/hce.h"' "tune: the same seed gives the same
 run_tune "$tmp/c" --epochs 20 --rate 0.2 --seed 6 >/dev/null 2>&1
 check '! cmp -s "$tmp/a/hce.h" "$tmp/c/hce.h"' "tune: another seed gives another table"
 mkdir -p "$tmp/tree/tables"
-cp engine.c movement.c movement.h extra.c extra.h "$tmp/tree/"
+cp engine.c movement.c movement.h extra.c extra.h "$tmp/tree/" && cp tables/nnue.h "$tmp/tree/tables/"
 cp "$tmp/a/hce.h" "$tmp/tree/tables/hce.h"
 check '(cd "$tmp/tree" && cc -std=c99 -O2 engine.c movement.c extra.c -o engine 2>"$tmp/cc.log" && ./engine bench 2 >/dev/null 2>&1)' \
   "tune: the table it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
+
+echo "-- train"
+run_train() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && "$OLDPWD/tools/train" --data "$OLDPWD/$DATA" --out nnue.h "$@"); }
+run_train "$tmp/n1" --epochs 4 --batch 256 --seed 5 >"$tmp/n1.log" 2>&1; status=$?
+check '[ $status -eq 0 ] && [ -s "$tmp/n1/nnue.h" ]' "train runs (status $status): $(tail -2 "$tmp/n1.log")"
+before=$(training before "$tmp/n1.log"); after=$(training "after:" "$tmp/n1.log")
+check '[ -n "$before" ] && [ -n "$after" ] && [ "$(echo "$after < $before - 0.01" | bc)" = 1 ]' \
+  "train: the training loss falls ($before -> $after)"
+run_train "$tmp/n2" --epochs 4 --batch 256 --seed 5 >/dev/null 2>&1
+check 'cmp -s "$tmp/n1/nnue.h" "$tmp/n2/nnue.h"' "train: the same seed gives the same network"
+run_train "$tmp/n3" --epochs 4 --batch 256 --seed 6 >/dev/null 2>&1
+check '! cmp -s "$tmp/n1/nnue.h" "$tmp/n3/nnue.h"' "train: another seed gives another network"
+cp "$tmp/n1/nnue.h" "$tmp/tree/tables/nnue.h"
+check '(cd "$tmp/tree" && cc -std=c99 -O2 engine.c movement.c extra.c -o engine 2>"$tmp/cc.log" && ./engine bench 2 >/dev/null 2>&1)' \
+  "train: the network it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
+./tools/train --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
+check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ]' \
+  "train: a missing file is an error and writes nothing: $(cat "$tmp/m.err")"
 
 echo "-- bad data"
 { head -50 "$DATA"

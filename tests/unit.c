@@ -155,6 +155,7 @@ static void test_move_validation(const char *fen)
 
 static void test_eval_symmetry(const char *fen)
 {
+    static Accumulator acc, mirrored_acc;
     Board b, m;
     char err[200], detail[400];
     int e1, e2;
@@ -165,6 +166,59 @@ static void test_eval_symmetry(const char *fen)
     e2 = eval_position(&m, NULL);
     snprintf(detail, sizeof detail, "%s: %d vs mirrored %d", fen, e1, e2);
     check(e1 == e2, "eval symmetry", detail);
+    nnue_refresh(&acc, &b);
+    nnue_refresh(&mirrored_acc, &m);
+    e1 = eval_network(&b, &acc);
+    e2 = eval_network(&m, &mirrored_acc);
+    snprintf(detail, sizeof detail, "%s: network %d vs mirrored %d", fen, e1, e2);
+    check(e1 == e2, "network symmetry", detail);
+}
+
+/* Walks the move tree to depth, updating the network's accumulator move by move as the
+ * search does; returns 0 at the first position where it differs from a fresh refresh. */
+static int accumulators_agree(Board *b, const Accumulator *acc, int depth, char *where, size_t size)
+{
+    static Accumulator stack[8], fresh;
+    MoveList list;
+    int i;
+    if (depth == 0)
+        return 1;
+    gen_legal(b, &list, GEN_ALL);
+    for (i = 0; i < list.count; i++) {
+        Accumulator *child = &stack[depth];
+        Undo u;
+        nnue_update(child, acc, b, list.moves[i]);
+        board_make(b, list.moves[i], &u);
+        nnue_refresh(&fresh, b);
+        if (memcmp(&fresh, child, sizeof fresh) != 0 || !accumulators_agree(b, child, depth - 1, where, size)) {
+            if (!where[0])
+                board_to_fen(b, where);
+            board_unmake(b, list.moves[i], &u);
+            return 0;
+        }
+        board_unmake(b, list.moves[i], &u);
+        nnue_refresh(&fresh, b);
+        if (memcmp(&fresh, acc, sizeof fresh) != 0) {
+            board_to_fen(b, where);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The incremental accumulators equal a full refresh after every make and unmake. */
+static void test_accumulators(const char *fen, int depth)
+{
+    static Accumulator root;
+    Board b;
+    char err[200], where[FEN_MAX] = "", detail[400];
+    if (!board_from_fen(&b, fen, err, sizeof err))
+        return;
+    nnue_refresh(&root, &b);
+    snprintf(detail, sizeof detail, "%s (depth %d)", fen, depth);
+    check(accumulators_agree(&b, &root, depth, where, sizeof where), "network accumulators follow make/unmake", detail);
+    if (where[0])
+        printf("  first difference after reaching %s\n", where);
 }
 
 /* A token in a position parses (or not) to the expected SAN. */
@@ -347,6 +401,7 @@ int main(int argc, char **argv)
         }
         test_san_round_trip(fen);
         test_eval_symmetry(fen);
+        test_accumulators(fen, positions % 10 == 0 ? 2 : 1);
         if (positions % 4 == 0)
             test_move_validation(fen);
     }

@@ -1,0 +1,487 @@
+/* tools/train.c: trains the evaluation network of extra.h (768 inputs per side, a clipped
+ * hidden layer of NNUE_HIDDEN per side, one output) on labelled positions, and writes it,
+ * quantized to int16, as tables/nnue.h.
+ *
+ * The network and its training follow the efficiently updatable networks of Yu Nasu (2018)
+ * in the simple "768 -> N x 2 -> 1" form of the bullet trainer and the engines trained with
+ * it: the output, times NNUE_SCALE, is a score in centipawns, and the loss is the squared
+ * difference between sigmoid(K * score) and a target that blends the game's result with
+ * sigmoid(K_data * SCORE), both from the side to move's view:
+ *     target = lambda * RESULT + (1 - lambda) * sigmoid(K_data * SCORE)
+ * K_data is the scale at which the data's scores best predict its results (as in
+ * tools/tune.c); K is that of the hand-written evaluation, so that a centipawn means the
+ * same to the search with either. Mini-batch Adam (Kingma and Ba 2014), one thread, in an
+ * order the seed shuffles each epoch: the same seed and data give the same network. */
+#include "../extra.h"
+#include "common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_USAGE = 2, MAX_INPUTS = 32 };
+
+/* The hand-written evaluation's fitted scale (tools/tune.c on the Stockfish data). */
+#define EVAL_K 0.00616
+/* Weights stay within +-WEIGHT_CLIP so that their int16 forms cannot overflow the
+ * accumulator (32 inputs * 1.98 * NNUE_QA < 32767) nor the output sum. */
+#define WEIGHT_CLIP 1.98
+
+/* One position: its inputs from white's view (black's view follows by flipping). */
+typedef struct {
+    uint32_t first;         /* its inputs in Trainer.inputs */
+    uint8_t count;
+    uint8_t side;           /* to move */
+    float score;            /* the data's SCORE, white's view */
+    float result;           /* the game's result, white's view */
+    float target;           /* side to move's view */
+} Sample;
+
+typedef struct {
+    Sample *samples;
+    long size, capacity;
+} SampleSet;
+
+/* A position's inputs from the side to move's view ([0]) and the other side's ([1]). */
+typedef struct {
+    uint16_t index[2][MAX_INPUTS];
+    int count;
+} Inputs;
+
+/* The hidden layers before clipping, in the same order. */
+typedef struct {
+    float value[2][NNUE_HIDDEN];
+} Hidden;
+
+/* The network in floats: hidden weights [input][hidden], output weights for the side to
+ * move's half then the other's. */
+typedef struct {
+    float hidden_weight[NNUE_INPUTS * NNUE_HIDDEN];
+    float hidden_bias[NNUE_HIDDEN];
+    float output_weight[2 * NNUE_HIDDEN];
+    float output_bias;
+} Network;
+
+enum { PARAMETERS = NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + 2 * NNUE_HIDDEN + 1 };
+
+typedef struct {
+    SampleSet train, validation;
+    uint16_t *inputs;
+    long input_count, input_capacity;
+    const char *failure;
+} Trainer;
+
+typedef struct {
+    const char *data[16];
+    int data_count;
+    const char *out;
+    int epochs;
+    int batch;
+    double rate;
+    double lambda;
+    uint64_t seed;
+    long limit;
+    int mirror;             /* 1: each sample is mirrored a..h with probability 1/2 */
+} Options;
+
+/* prototypes */
+static void usage(FILE *out);
+static int parse_options(int argc, char **argv, Options *o);
+static int add_position(void *context, const Board *b, int score, double result, int held_out);
+static double fit_k_data(const SampleSet *set);
+static void set_targets(SampleSet *set, double k_data, double lambda);
+static void network_init(Network *n, Random *r);
+static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in);
+static double forward(const Network *n, const Inputs *in, Hidden *hidden);
+static double set_loss(const Trainer *t, const SampleSet *set, const Network *n);
+static void backward(const Network *n, Network *grad, const Inputs *in, const Hidden *hidden, double g);
+static void adam_step(float *w, const float *g, float *m1, float *m2, long count, double rate, long step, double scale);
+static void train(Trainer *t, const Options *o, Network *n);
+static int quantize(double value, double factor);
+static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size);
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
+        "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--mirror 0|1]\n"
+        "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
+        "for standard input) and writes it as a C table. Every tenth line is held out for\n"
+        "validation. The target blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n"
+        "--mirror 1 shows each training position mirrored (files a..h reversed) half of the time.\n");
+}
+
+static int parse_options(int argc, char **argv, Options *o)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    o->out = "tables/nnue.h";
+    o->epochs = 30;
+    o->batch = 16384;
+    o->rate = 0.001;
+    o->lambda = 0.3;
+    o->seed = 1;
+    for (i = 1; i < argc; i++) {
+        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (strcmp(key, "--help") == 0) {
+            usage(stdout);
+            exit(0);
+        }
+        if (!value) {
+            fprintf(stderr, "error: %s needs a value (see --help)\n", key);
+            return 0;
+        }
+        i++;
+        if (strcmp(key, "--data") == 0 && o->data_count < 16)
+            o->data[o->data_count++] = value;
+        else if (strcmp(key, "--out") == 0)
+            o->out = value;
+        else if (strcmp(key, "--epochs") == 0)
+            o->epochs = (int)strtol(value, &end, 10);
+        else if (strcmp(key, "--batch") == 0)
+            o->batch = (int)strtol(value, &end, 10);
+        else if (strcmp(key, "--rate") == 0)
+            o->rate = strtod(value, &end);
+        else if (strcmp(key, "--lambda") == 0)
+            o->lambda = strtod(value, &end);
+        else if (strcmp(key, "--seed") == 0)
+            o->seed = strtoull(value, &end, 10);
+        else if (strcmp(key, "--limit") == 0)
+            o->limit = strtol(value, &end, 10);
+        else if (strcmp(key, "--mirror") == 0)
+            o->mirror = (int)strtol(value, &end, 10);
+        else {
+            fprintf(stderr, "error: unknown option '%s' (see --help)\n", key);
+            return 0;
+        }
+        if (end && (*end || end == value)) {
+            fprintf(stderr, "error: %s '%s' is not a number\n", key, value);
+            return 0;
+        }
+    }
+    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0) {
+        fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1]\n");
+        return 0;
+    }
+    return 1;
+}
+
+/* Stores one labelled position as its inputs from white's view (a LabelledVisit). */
+static int add_position(void *context, const Board *b, int score, double result, int held_out)
+{
+    Trainer *t = context;
+    SampleSet *set = held_out ? &t->validation : &t->train;
+    Sample *s;
+    int sq, count = 0;
+    if (set->size == set->capacity) {
+        long capacity = set->capacity ? 2 * set->capacity : 1 << 16;
+        Sample *grown = realloc(set->samples, sizeof(Sample) * (size_t)capacity);
+        if (!grown) {
+            t->failure = "out of memory for the positions";
+            return 1;
+        }
+        set->samples = grown;
+        set->capacity = capacity;
+    }
+    if (t->input_count + MAX_INPUTS > t->input_capacity) {
+        long capacity = t->input_capacity ? 2 * t->input_capacity : 1 << 22;
+        uint16_t *grown = realloc(t->inputs, sizeof(uint16_t) * (size_t)capacity);
+        if (!grown) {
+            t->failure = "out of memory for the inputs";
+            return 1;
+        }
+        t->inputs = grown;
+        t->input_capacity = capacity;
+    }
+    s = &set->samples[set->size++];
+    s->first = (uint32_t)t->input_count;
+    for (sq = 0; sq < 64; sq++)
+        if (b->squares[sq] != EMPTY && count < MAX_INPUTS)
+            t->inputs[t->input_count + count++] = (uint16_t)nnue_input(WHITE, b->squares[sq], sq);
+    t->input_count += count;
+    s->count = (uint8_t)count;
+    s->side = (uint8_t)b->side;
+    s->score = (float)score;
+    s->result = (float)result;
+    s->target = 0;
+    return 0;
+}
+
+/* Golden-section search for the scale at which the data's scores best predict its results. */
+static double fit_k_data(const SampleSet *set)
+{
+    double lo = 0.0002, hi = 0.05, g = 0.6180339887498949;
+    int step;
+    for (step = 0; step < 60; step++) {
+        double a = hi - g * (hi - lo), b = lo + g * (hi - lo), ea = 0, eb = 0;
+        long i;
+        for (i = 0; i < set->size; i++) {
+            const Sample *s = &set->samples[i];
+            double da = sigmoid(a * s->score) - s->result, db = sigmoid(b * s->score) - s->result;
+            ea += da * da;
+            eb += db * db;
+        }
+        if (ea < eb)
+            hi = b;
+        else
+            lo = a;
+    }
+    return (lo + hi) / 2;
+}
+
+/* Sets each target, from the side to move's view. */
+static void set_targets(SampleSet *set, double k_data, double lambda)
+{
+    long i;
+    for (i = 0; i < set->size; i++) {
+        Sample *s = &set->samples[i];
+        double white = lambda * s->result + (1 - lambda) * sigmoid(k_data * s->score);
+        s->target = (float)(s->side == WHITE ? white : 1 - white);
+    }
+}
+
+/* Small random hidden weights (about 30 inputs are on at once), zero biases. */
+static void network_init(Network *n, Random *r)
+{
+    long i;
+    for (i = 0; i < NNUE_INPUTS * NNUE_HIDDEN; i++)
+        n->hidden_weight[i] = (float)(0.1 * random_normal(r));
+    for (i = 0; i < NNUE_HIDDEN; i++)
+        n->hidden_bias[i] = 0;
+    for (i = 0; i < 2 * NNUE_HIDDEN; i++)
+        n->output_weight[i] = (float)(random_normal(r) / sqrt(2.0 * NNUE_HIDDEN));
+    n->output_bias = 0;
+}
+
+/* Writes the inputs of s from the side to move's view and the other side's; with mirror,
+ * of the position with files a..h reversed (the same to the network, which sees no castling
+ * rights: a free second sample of every position). */
+static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in)
+{
+    const uint16_t *white = t->inputs + s->first;
+    int i;
+    in->count = s->count;
+    for (i = 0; i < s->count; i++) {
+        int w = mirror ? white[i] ^ 7 : white[i], theirs = w >= 384, type_sq = w % 384;
+        int black = (1 - theirs) * 384 + (type_sq & ~63) + square_flip(type_sq & 63);
+        in->index[0][i] = (uint16_t)(s->side == WHITE ? w : black);
+        in->index[1][i] = (uint16_t)(s->side == WHITE ? black : w);
+    }
+}
+
+/* Returns the output (centipawns / NNUE_SCALE) and leaves the hidden layers in hidden. */
+static double forward(const Network *n, const Inputs *in, Hidden *hidden)
+{
+    double out = n->output_bias;
+    int p, i, j;
+    for (p = 0; p < 2; p++) {
+        float *h = hidden->value[p];
+        const float *w = n->output_weight + p * NNUE_HIDDEN;
+        memcpy(h, n->hidden_bias, sizeof(float) * NNUE_HIDDEN);
+        for (i = 0; i < in->count; i++) {
+            const float *row = n->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
+            for (j = 0; j < NNUE_HIDDEN; j++)
+                h[j] += row[j];
+        }
+        for (j = 0; j < NNUE_HIDDEN; j++) {
+            float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
+            out += a * w[j];
+        }
+    }
+    return out;
+}
+
+/* Returns the mean loss over set. */
+static double set_loss(const Trainer *t, const SampleSet *set, const Network *n)
+{
+    static Hidden hidden;
+    Inputs in;
+    double sum = 0;
+    long i;
+    for (i = 0; i < set->size; i++) {
+        const Sample *s = &set->samples[i];
+        double p, e;
+        gather(t, s, 0, &in);
+        p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, &hidden));
+        e = p - s->target;
+        sum += e * e;
+    }
+    return set->size ? sum / (double)set->size : 0;
+}
+
+/* Adds the gradient of one position to grad, g being d loss / d output. */
+static void backward(const Network *n, Network *grad, const Inputs *in, const Hidden *hidden, double g)
+{
+    static float delta[NNUE_HIDDEN];
+    int p, i, j;
+    grad->output_bias += (float)g;
+    for (p = 0; p < 2; p++) {
+        const float *h = hidden->value[p], *w = n->output_weight + p * NNUE_HIDDEN;
+        float *gw = grad->output_weight + p * NNUE_HIDDEN, gf = (float)g;
+        for (j = 0; j < NNUE_HIDDEN; j++) {
+            float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
+            gw[j] += gf * a;
+            delta[j] = h[j] > 0 && h[j] < 1 ? gf * w[j] : 0;
+            grad->hidden_bias[j] += delta[j];
+        }
+        for (i = 0; i < in->count; i++) {
+            float *row = grad->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
+            for (j = 0; j < NNUE_HIDDEN; j++)
+                row[j] += delta[j];
+        }
+    }
+}
+
+/* One Adam step on count weights from their summed gradients (divided by scale), keeping
+ * every weight within +-WEIGHT_CLIP. */
+static void adam_step(float *w, const float *g, float *m1, float *m2, long count, double rate, long step, double scale)
+{
+    const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+    double c1 = 1 - pow(beta1, (double)step), c2 = 1 - pow(beta2, (double)step);
+    long i;
+    for (i = 0; i < count; i++) {
+        double gi = g[i] / scale, value;
+        m1[i] = (float)(beta1 * m1[i] + (1 - beta1) * gi);
+        m2[i] = (float)(beta2 * m2[i] + (1 - beta2) * gi * gi);
+        value = w[i] - rate * (m1[i] / c1) / (sqrt(m2[i] / c2) + epsilon);
+        w[i] = (float)(value > WEIGHT_CLIP ? WEIGHT_CLIP : value < -WEIGHT_CLIP ? -WEIGHT_CLIP : value);
+    }
+}
+
+/* Mini-batch Adam over the training set; the rate falls geometrically to a twentieth.
+ * Prints both losses after every epoch. */
+static void train(Trainer *t, const Options *o, Network *n)
+{
+    static Hidden hidden;
+    Inputs in;
+    Network *grad = calloc(3, sizeof(Network));
+    long *order = malloc(sizeof(long) * (size_t)t->train.size), step = 0, j;
+    int epoch;
+    Random r;
+    if (!grad || !order) {
+        fprintf(stderr, "error: out of memory for the gradients\n");
+        exit(1);
+    }
+    random_seed(&r, o->seed + 1);
+    for (j = 0; j < t->train.size; j++)
+        order[j] = j;
+    for (epoch = 1; epoch <= o->epochs; epoch++) {
+        double rate = o->rate * pow(0.05, o->epochs > 1 ? (double)(epoch - 1) / (o->epochs - 1) : 0);
+        for (j = t->train.size - 1; j > 0; j--) {
+            long other = (long)(random_next(&r) % (uint64_t)(j + 1)), tmp = order[j];
+            order[j] = order[other];
+            order[other] = tmp;
+        }
+        for (j = 0; j < t->train.size; j += o->batch) {
+            long end = j + o->batch < t->train.size ? j + o->batch : t->train.size, q;
+            memset(grad, 0, sizeof(Network));
+            for (q = j; q < end; q++) {
+                const Sample *s = &t->train.samples[order[q]];
+                double p, g;
+                gather(t, s, o->mirror && (random_next(&r) & 1), &in);
+                p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, &hidden));
+                g = 2 * (p - s->target) * p * (1 - p) * EVAL_K * NNUE_SCALE;
+                backward(n, grad, &in, &hidden, g);
+            }
+            step++;
+            /* the network is one array of floats: step it as one */
+            adam_step((float *)n, (const float *)grad, (float *)(grad + 1), (float *)(grad + 2), PARAMETERS, rate, step,
+                      (double)(end - j));
+        }
+        printf("epoch %3d: training %.6f, validation %.6f (rate %.6f)\n", epoch, set_loss(t, &t->train, n),
+               set_loss(t, &t->validation, n), rate);
+        fflush(stdout);
+    }
+    free(grad);
+    free(order);
+}
+
+static int quantize(double value, double factor)
+{
+    return (int)lround(value * factor);
+}
+
+/* Writes the network, quantized as extra.h says, as a C header. */
+static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size)
+{
+    FILE *f = begin_output(o->out, err, err_size);
+    long i;
+    if (!f)
+        return 0;
+    fprintf(f, "/* %s: the evaluation network of extra.h (%d inputs, %d hidden per side, 1 output),\n"
+               " * int16 as extra.h says. Generated by tools/train.c (`make train`) from positions labelled\n"
+               " * by Stockfish 15.1 (GPL-3; its scores and game results are the training labels); do not\n"
+               " * edit by hand.\n%s */\n", o->out, NNUE_INPUTS, NNUE_HIDDEN, summary);
+    fprintf(f, "#define NNUE_TABLE_HIDDEN %d\n", NNUE_HIDDEN);
+    fprintf(f, "static const int16_t NNUE_HIDDEN_WEIGHTS[%d * %d] = {\n", NNUE_INPUTS, NNUE_HIDDEN);
+    for (i = 0; i < NNUE_INPUTS * NNUE_HIDDEN; i++)
+        fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->hidden_weight[i], NNUE_QA), i % 16 == 15 ? "\n" : "");
+    fprintf(f, "};\nstatic const int16_t NNUE_HIDDEN_BIASES[%d] = {\n", NNUE_HIDDEN);
+    for (i = 0; i < NNUE_HIDDEN; i++)
+        fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->hidden_bias[i], NNUE_QA), i % 16 == 15 ? "\n" : "");
+    fprintf(f, "};\nstatic const int16_t NNUE_OUTPUT_WEIGHTS[2 * %d] = {\n", NNUE_HIDDEN);
+    for (i = 0; i < 2 * NNUE_HIDDEN; i++)
+        fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->output_weight[i], NNUE_QB), i % 16 == 15 ? "\n" : "");
+    fprintf(f, "};\nstatic const int32_t NNUE_OUTPUT_BIAS = %d;\n", quantize(n->output_bias, (double)NNUE_QA * NNUE_QB));
+    if (ferror(f)) {
+        snprintf(err, err_size, "cannot write %s", o->out);
+        abandon_output(f, o->out);
+        return 0;
+    }
+    return commit_output(f, o->out, err, err_size);
+}
+
+int main(int argc, char **argv)
+{
+    static Trainer t;
+    static Network n;
+    Options o;
+    LabelledCount count;
+    Random r;
+    char err[400], summary[2000];
+    double k_data, before[2], after[2];
+    int i, d;
+    size_t used = 0;
+    if (!parse_options(argc, argv, &o))
+        return EXIT_USAGE;
+    for (d = 0; d < o.data_count; d++) {
+        if (!labelled_read(o.data[d], add_position, &t, o.limit, &count, err, sizeof err)) {
+            fprintf(stderr, "error: %s\n", t.failure ? t.failure : err);
+            return 1;
+        }
+        printf("%s: %ld lines, %ld positions, %ld malformed\n", o.data[d], count.lines, count.good, count.malformed);
+    }
+    if (!t.train.size || !t.validation.size) {
+        fprintf(stderr, "error: too few positions to train and validate (%ld and %ld)\n", t.train.size, t.validation.size);
+        return 1;
+    }
+    k_data = fit_k_data(&t.train);
+    set_targets(&t.train, k_data, o.lambda);
+    set_targets(&t.validation, k_data, o.lambda);
+    random_seed(&r, o.seed);
+    network_init(&n, &r);
+    before[0] = set_loss(&t, &t.train, &n);
+    before[1] = set_loss(&t, &t.validation, &n);
+    printf("%ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d hidden per side\n",
+           t.train.size, t.validation.size, k_data, EVAL_K, o.lambda, NNUE_HIDDEN);
+    printf("before: training %.6f, validation %.6f\n", before[0], before[1]);
+    train(&t, &o, &n);
+    after[0] = set_loss(&t, &t.train, &n);
+    after[1] = set_loss(&t, &t.validation, &n);
+    printf("after:  training %.6f, validation %.6f\n", after[0], after[1]);
+    used += (size_t)snprintf(summary + used, sizeof summary - used, " * Command: train");
+    for (i = 1; i < argc && used < sizeof summary - 200; i++)
+        used += (size_t)snprintf(summary + used, sizeof summary - used, " %s", argv[i]);
+    snprintf(summary + used, sizeof summary - used,
+             "\n * %ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d epochs.\n"
+             " * Loss (mean squared error of the win probability) before: training %.6f, validation %.6f;\n"
+             " * after: training %.6f, validation %.6f.\n",
+             t.train.size, t.validation.size, k_data, EVAL_K, o.lambda, o.epochs, before[0], before[1], after[0], after[1]);
+    if (!write_network(&n, &o, summary, err, sizeof err)) {
+        fprintf(stderr, "error: %s\n", err);
+        return 1;
+    }
+    printf("wrote %s\n", o.out);
+    return 0;
+}
