@@ -2992,7 +2992,9 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
             int mvv_lva = eval_piece_value(victim) * 16 - piece_type(b->squares[move_from(m)])
                         + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * 16 : 0);
             int cheap = eval_piece_value(victim) >= eval_piece_value(piece_type(b->squares[move_from(m)]));
-            score = (cheap || see(b, m) >= 0 ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva;
+            /* under-promotions go last, with the losing captures (the quiescence search skips them) */
+            int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
+            score = (!under && (cheap || see(b, m) >= 0) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva;
         } else if (m == s->killers[ply][0]) {
             score = ORDER_KILLER + 1;
         } else if (m == s->killers[ply][1]) {
@@ -3355,14 +3357,14 @@ static int search_root(Search *s, int alpha, int beta, int depth)
     for (i = 0; i < s->root_count; i++) {
         Move m = s->root_moves[i];
         Undo u;
-        int new_depth = depth - 1;
+        int new_depth = depth - 1, quiet = !move_is_capture(&s->board, m) && move_kind(m) != KIND_PROMOTION;
         push_move(s, m, &u, 0);
         if (board_in_check(&s->board))
             new_depth++;
         if (i == 0) {
             score = -search(s, -beta, -alpha, new_depth, 1, 0);
         } else {
-            int r = depth >= 3 && i >= 4 && !move_is_capture(&s->board, m) ? 1 : 0;
+            int r = depth >= 3 && i >= 4 && quiet ? 1 : 0;
             score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
             if (score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, 1, 0);
@@ -3471,6 +3473,7 @@ static void iterate(Search *s)
 {
     int depth, score = 0, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH;
     s->best_move = s->root_moves[0];
+    s->eval_stack[0] = board_in_check(&s->board) ? -SCORE_INF : eval_position(&s->board, NULL);
     for (depth = 1; depth <= max_depth; depth++) {
         int delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
         if (depth >= 5) {
