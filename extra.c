@@ -339,7 +339,7 @@ static void eval_pieces(EvalInfo *ei, int color)
                 if (r >= 3 && r <= 5 && (ei->pawn_attacks[color] & bit(sq))
                     && !(passed_span[color][sq] & adjacent_files[f] & their_pawns))
                     add(ei, TERM_PIECES, color, W_OUTPOST + type - KNIGHT, 1);
-                if (own_pawns & bit(color == WHITE ? sq + 8 : sq - 8))
+                if (r < 7 && (own_pawns & bit(color == WHITE ? sq + 8 : sq - 8)))
                     add(ei, TERM_PIECES, color, W_MINOR_BEHIND_PAWN, 1);
             }
             if (type == BISHOP)
