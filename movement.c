@@ -20,6 +20,7 @@ static void move_piece(Board *b, int from, int to);
 static inline int bit_last(uint64_t set);
 static inline uint64_t ray_up(int sq, int d, uint64_t occ);
 static inline uint64_t ray_down(int sq, int d, uint64_t occ);
+static inline uint64_t ray_attacks(int sq, int d, uint64_t occ);
 static inline uint64_t rook_attacks(int sq, uint64_t occ);
 static inline uint64_t bishop_attacks(int sq, uint64_t occ);
 static int attacked_through(const Board *b, int sq, int by, uint64_t occ);
@@ -50,6 +51,7 @@ static int letter_type(int c);
 enum { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW, DIR_NB };
 static const int DIR_FILE[DIR_NB] = { 0, 0, 1, -1, 1, -1, 1, -1 };
 static const int DIR_RANK[DIR_NB] = { 1, -1, 0, 0, 1, 1, -1, -1 };
+static const int DIR_UP[DIR_NB] = { 1, 0, 1, 0, 1, 1, 0, 0 };
 
 static int8_t ray[64][DIR_NB][8];       /* squares along each direction */
 static int8_t ray_len[64][DIR_NB];
@@ -577,6 +579,12 @@ static inline uint64_t ray_down(int sq, int d, uint64_t occ)
     return ray_set[sq][d] ^ ray_set[bit_last((ray_set[sq][d] & occ) | bit(0))][d];
 }
 
+/* Returns the squares of direction d from sq up to and including the first in occ. */
+static inline uint64_t ray_attacks(int sq, int d, uint64_t occ)
+{
+    return DIR_UP[d] ? ray_up(sq, d, occ) : ray_down(sq, d, occ);
+}
+
 /* Returns the squares a rook on sq attacks, given the occupied squares occ. */
 static inline uint64_t rook_attacks(int sq, uint64_t occ)
 {
@@ -685,6 +693,7 @@ static int ep_is_legal(const Board *b, Move m)
 static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray)
 {
     int us = b->side, them = !us, ksq = b->king_sq[us], d, checks = 0;
+    uint64_t occ = all_pieces(b);
     uint64_t knights = knight_set[ksq] & b->pieces[make_piece(them, KNIGHT)];
     uint64_t pawns = pawn_attackers[them][ksq] & b->pieces[make_piece(them, PAWN)];
     uint64_t enemy_sliders[2];
@@ -695,31 +704,21 @@ static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinne
     *pinned = 0;
     checks = (knights != 0) + (pawns != 0);
     for (d = 0; d < DIR_NB; d++) {
-        uint64_t line = 0, sliders = enemy_sliders[d >= 4];
-        int i, own = NO_SQUARE;
+        uint64_t sliders = enemy_sliders[d >= DIR_NE], line, first;
         if (!(ray_set[ksq][d] & sliders))
             continue;
-        for (i = 0; i < ray_len[ksq][d]; i++) {
-            int sq = ray[ksq][d][i], p = b->squares[sq];
-            line |= bit(sq);
-            if (p == EMPTY)
-                continue;
-            if (piece_color(p) == us) {
-                if (own != NO_SQUARE)
-                    break;
-                own = sq;
-                continue;
+        line = ray_attacks(ksq, d, occ);
+        first = line & occ;
+        if (first & sliders) {
+            *block |= line;
+            checks++;
+        } else if (first & b->occupied[us]) {
+            /* look through our piece: the next piece along, if a slider of theirs, pins it */
+            line = ray_attacks(ksq, d, occ ^ first);
+            if (line & sliders) {
+                *pinned |= first;
+                pin_ray[bit_first(first)] = line;
             }
-            if (sliders & bit(sq)) {
-                if (own == NO_SQUARE) {
-                    *block |= line;
-                    checks++;
-                } else {
-                    *pinned |= bit(own);
-                    pin_ray[own] = line;
-                }
-            }
-            break;
         }
     }
     return checks;
