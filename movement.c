@@ -17,7 +17,9 @@ static uint64_t random_u64(uint64_t *state);
 static void put_piece(Board *b, int piece, int sq);
 static void remove_piece(Board *b, int sq);
 static void move_piece(Board *b, int from, int to);
+static inline uint64_t all_pieces(const Board *b);
 static inline int bit_last(uint64_t set);
+static inline int pop_last(uint64_t *set);
 static inline uint64_t ray_up(int sq, int d, uint64_t occ);
 static inline uint64_t ray_down(int sq, int d, uint64_t occ);
 static inline uint64_t ray_attacks(int sq, int d, uint64_t occ);
@@ -36,7 +38,8 @@ static void add_pawn_move(MoveList *l, int from, int to);
 static int ep_is_legal(const Board *b, Move m);
 static int pawn_move_fits(const Board *b, Move m, int from, int to);
 static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
-static void gen_pieces(Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
+static inline void add_ray_moves(MoveList *l, int from, uint64_t to, int d);
+static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
 static void gen_king(const Board *b, MoveList *l, GenKind kind);
 static void gen_castling(Board *b, MoveList *l);
 static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray);
@@ -51,10 +54,8 @@ static int letter_type(int c);
 enum { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW, DIR_NB };
 static const int DIR_FILE[DIR_NB] = { 0, 0, 1, -1, 1, -1, 1, -1 };
 static const int DIR_RANK[DIR_NB] = { 1, -1, 0, 0, 1, 1, -1, -1 };
-static const int DIR_UP[DIR_NB] = { 1, 0, 1, 0, 1, 1, 0, 0 };
+static const int DIR_UP[DIR_NB] = { 1, 0, 1, 0, 1, 1, 0, 0 }; /* runs to higher squares */
 
-static int8_t ray[64][DIR_NB][8];       /* squares along each direction */
-static int8_t ray_len[64][DIR_NB];
 static int8_t knight_to[64][9];         /* target lists, ended by -1 */
 static int8_t king_to[64][9];
 static uint64_t knight_set[64];
@@ -108,6 +109,14 @@ static inline int pop_first(uint64_t *set)
     return sq;
 }
 
+/* Removes the highest square from a non-empty set and returns it. */
+static inline int pop_last(uint64_t *set)
+{
+    int sq = bit_last(*set);
+    *set ^= bit(sq);
+    return sq;
+}
+
 /* xorshift64* (Vigna): a fixed sequence, so keys are the same on every platform. */
 static uint64_t random_u64(uint64_t *state)
 {
@@ -130,23 +139,17 @@ static void tables_init(void)
     for (sq = 0; sq < 64; sq++) {
         int f = square_file(sq), r = square_rank(sq), nk = 0, nn = 0;
         for (d = 0; d < DIR_NB; d++) {
-            int n = 0, tf = f + DIR_FILE[d], tr = r + DIR_RANK[d];
-            ray_set[sq][d] = 0;
-            while (tf >= 0 && tf < 8 && tr >= 0 && tr < 8) {
-                ray[sq][d][n++] = (int8_t)make_square(tf, tr);
-                ray_set[sq][d] |= bit(make_square(tf, tr));
-                tf += DIR_FILE[d];
-                tr += DIR_RANK[d];
+            int tf = f + DIR_FILE[d], tr = r + DIR_RANK[d];
+            if (tf >= 0 && tf < 8 && tr >= 0 && tr < 8) {
+                king_to[sq][nk++] = (int8_t)make_square(tf, tr);
+                king_set[sq] |= bit(make_square(tf, tr));
             }
-            ray_len[sq][d] = (int8_t)n;
+            for (; tf >= 0 && tf < 8 && tr >= 0 && tr < 8; tf += DIR_FILE[d], tr += DIR_RANK[d])
+                ray_set[sq][d] |= bit(make_square(tf, tr));
             if (d < DIR_NE)
                 rook_lines[sq] |= ray_set[sq][d];
             else
                 bishop_lines[sq] |= ray_set[sq][d];
-            if (n > 0) {
-                king_to[sq][nk++] = ray[sq][d][0];
-                king_set[sq] |= bit(ray[sq][d][0]);
-            }
         }
         for (i = 0; i < 8; i++) {
             int tf = f + KN_F[i], tr = r + KN_R[i];
@@ -753,31 +756,43 @@ static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, cons
     }
 }
 
-static void gen_pieces(Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned)
+/* Adds the moves from `from` to the squares of `to`, all along direction d, nearest first. */
+static inline void add_ray_moves(MoveList *l, int from, uint64_t to, int d)
+{
+    while (to)
+        add_move(l, from, DIR_UP[d] ? pop_first(&to) : pop_last(&to), 0, KIND_NORMAL);
+}
+
+static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned)
 {
     int us = b->side, type;
-    for (type = KNIGHT; type <= QUEEN; type++) {
-        uint64_t set = b->pieces[make_piece(us, type)];
+    uint64_t occ = all_pieces(b), set = b->pieces[make_piece(us, KNIGHT)] & ~pinned;
+    /* a pinned knight never moves */
+    while (set) {
+        int from = pop_first(&set);
+        const int8_t *t;
+        for (t = knight_to[from]; *t >= 0; t++)
+            if (target & bit(*t))
+                add_move(l, from, *t, 0, KIND_NORMAL);
+    }
+    for (type = BISHOP; type <= QUEEN; type++) {
+        set = b->pieces[make_piece(us, type)];
         while (set) {
-            int from = pop_first(&set), d, i;
-            uint64_t allowed = (pinned & bit(from)) ? target & pin_ray[from] : target;
-            if (type == KNIGHT) {
-                const int8_t *t;
-                if (pinned & bit(from))
-                    continue;
-                for (t = knight_to[from]; *t >= 0; t++)
-                    if (allowed & bit(*t))
-                        add_move(l, from, *t, 0, KIND_NORMAL);
-                continue;
+            int from = pop_first(&set);
+            uint64_t to = (pinned & bit(from)) ? target & pin_ray[from] : target;
+            to &= (type != BISHOP ? rook_attacks(from, occ) : 0) | (type != ROOK ? bishop_attacks(from, occ) : 0);
+            /* ray by ray in direction order, nearest square first, as the moves have always been listed */
+            if (type != BISHOP) {
+                add_ray_moves(l, from, to & ray_set[from][DIR_N], DIR_N);
+                add_ray_moves(l, from, to & ray_set[from][DIR_S], DIR_S);
+                add_ray_moves(l, from, to & ray_set[from][DIR_E], DIR_E);
+                add_ray_moves(l, from, to & ray_set[from][DIR_W], DIR_W);
             }
-            for (d = type == BISHOP ? 4 : 0; d < (type == ROOK ? 4 : DIR_NB); d++) {
-                for (i = 0; i < ray_len[from][d]; i++) {
-                    int to = ray[from][d][i];
-                    if (allowed & bit(to))
-                        add_move(l, from, to, 0, KIND_NORMAL);
-                    if (b->squares[to] != EMPTY)
-                        break;
-                }
+            if (type != ROOK) {
+                add_ray_moves(l, from, to & ray_set[from][DIR_NE], DIR_NE);
+                add_ray_moves(l, from, to & ray_set[from][DIR_NW], DIR_NW);
+                add_ray_moves(l, from, to & ray_set[from][DIR_SE], DIR_SE);
+                add_ray_moves(l, from, to & ray_set[from][DIR_SW], DIR_SW);
             }
         }
     }
