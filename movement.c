@@ -796,13 +796,13 @@ static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint6
             uint64_t to = (pinned & bit(from)) ? target & pin_ray[from] : target;
             to &= (type != BISHOP ? rook_attacks(from, occ) : 0) | (type != ROOK ? bishop_attacks(from, occ) : 0);
             /* ray by ray in direction order, nearest square first, as the moves have always been listed */
-            if (type != BISHOP) {
+            if (to && type != BISHOP) {
                 add_ray_moves(l, from, to & ray_set[from][DIR_N], DIR_N);
                 add_ray_moves(l, from, to & ray_set[from][DIR_S], DIR_S);
                 add_ray_moves(l, from, to & ray_set[from][DIR_E], DIR_E);
                 add_ray_moves(l, from, to & ray_set[from][DIR_W], DIR_W);
             }
-            if (type != ROOK) {
+            if (to && type != ROOK) {
                 add_ray_moves(l, from, to & ray_set[from][DIR_NE], DIR_NE);
                 add_ray_moves(l, from, to & ray_set[from][DIR_NW], DIR_NW);
                 add_ray_moves(l, from, to & ray_set[from][DIR_SE], DIR_SE);
