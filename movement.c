@@ -710,20 +710,21 @@ static int ep_is_legal(const Board *b, Move m)
 static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray)
 {
     int us = b->side, them = !us, ksq = b->king_sq[us], d, checks = 0;
-    uint64_t occ = all_pieces(b);
+    uint64_t occ = all_pieces(b), queens = b->pieces[make_piece(them, QUEEN)];
     uint64_t knights = knight_set[ksq] & b->pieces[make_piece(them, KNIGHT)];
     uint64_t pawns = pawn_attackers[them][ksq] & b->pieces[make_piece(them, PAWN)];
-    uint64_t enemy_sliders[2];
+    /* their sliders on the king's lines, each able to move along its line */
+    uint64_t snipers = (rook_lines[ksq] & (b->pieces[make_piece(them, ROOK)] | queens))
+                     | (bishop_lines[ksq] & (b->pieces[make_piece(them, BISHOP)] | queens));
 
-    enemy_sliders[0] = b->pieces[make_piece(them, ROOK)] | b->pieces[make_piece(them, QUEEN)];
-    enemy_sliders[1] = b->pieces[make_piece(them, BISHOP)] | b->pieces[make_piece(them, QUEEN)];
     *block = knights | pawns;
     *pinned = 0;
     checks = (knights != 0) + (pawns != 0);
-    for (d = 0; d < DIR_NB; d++) {
-        uint64_t sliders = enemy_sliders[d >= DIR_NE], line, first;
-        if (!(ray_set[ksq][d] & sliders))
+    for (d = 0; snipers; d++) {
+        uint64_t sliders = snipers & ray_set[ksq][d], line, first;
+        if (!sliders)
             continue;
+        snipers ^= sliders;
         line = ray_attacks(ksq, d, occ);
         first = line & occ;
         if (first & sliders) {
