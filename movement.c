@@ -62,7 +62,7 @@ static int8_t king_to[64][9];
 static uint64_t knight_set[64];
 static uint64_t king_set[64];
 static uint64_t pawn_attackers[2][64];  /* squares from which a pawn of colour c attacks sq */
-static uint64_t ray_set[64][DIR_NB];
+static uint64_t ray_set[64][DIR_NB];    /* squares along direction d from sq, to the edge */
 static uint64_t rook_lines[64];         /* rook attacks from sq on an empty board */
 static uint64_t bishop_lines[64];       /* the same for a bishop */
 static uint8_t castle_keep[64];         /* castling bits that survive a move touching sq */
@@ -659,7 +659,7 @@ static int attacked_through(const Board *b, int sq, int by, uint64_t occ)
         return 1;
     if (king_set[sq] & b->pieces[make_piece(by, KING)])
         return 1;
-    /* only sliders already on one of sq's lines need their rays walked */
+    /* only sliders already on one of sq's lines need their attacks worked out */
     return (rooks && (rook_attacks(sq, occ) & rooks))
         || (bishops && (bishop_attacks(sq, occ) & bishops));
 }
@@ -781,8 +781,8 @@ static inline void add_ray_moves(MoveList *l, int from, uint64_t to, int d)
 static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned)
 {
     int us = b->side, type;
-    uint64_t occ = all_pieces(b), set = b->pieces[make_piece(us, KNIGHT)] & ~pinned;
-    /* a pinned knight never moves */
+    uint64_t occ = all_pieces(b);
+    uint64_t set = b->pieces[make_piece(us, KNIGHT)] & ~pinned; /* a pinned knight never moves */
     while (set) {
         int from = pop_first(&set);
         const int8_t *t;
