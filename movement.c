@@ -1,7 +1,7 @@
 /* movement.c: the rules. Board set-up from FEN, legal move generation with
  * pins and checks computed up front, make/unmake with an incremental Zobrist key,
- * SAN in and out, perft. The board is an 8x8 mailbox; per-piece square sets
- * serve only as piece lists. */
+ * SAN in and out, perft. The board is an 8x8 mailbox beside per-piece square sets;
+ * slider attacks come from those sets, 5 KB of ray and line masks and a bit scan or two. */
 #include "movement.h"
 
 #include <assert.h>
@@ -17,7 +17,16 @@ static uint64_t random_u64(uint64_t *state);
 static void put_piece(Board *b, int piece, int sq);
 static void remove_piece(Board *b, int sq);
 static void move_piece(Board *b, int from, int to);
-static int slider_hits(const Board *b, int sq, int first_dir, int last_dir, int slider, int queen);
+static inline uint64_t all_pieces(const Board *b);
+static inline int bit_last(uint64_t set);
+static inline int pop_last(uint64_t *set);
+static inline uint64_t ray_up(int sq, int d, uint64_t occ);
+static inline uint64_t ray_down(int sq, int d, uint64_t occ);
+static inline uint64_t ray_attacks(int sq, int d, uint64_t occ);
+static inline uint64_t line_attacks(uint64_t down, uint64_t up, uint64_t occ);
+static inline uint64_t rook_attacks(int sq, uint64_t occ);
+static inline uint64_t bishop_attacks(int sq, uint64_t occ);
+static int attacked_through(const Board *b, int sq, int by, uint64_t occ);
 static int parse_placement(Board *b, const char *s, char *err, size_t err_size);
 static int parse_castling(Board *b, const char *s, char *err, size_t err_size);
 static int parse_ep(Board *b, const char *s, char *err, size_t err_size);
@@ -30,8 +39,9 @@ static void add_pawn_move(MoveList *l, int from, int to);
 static int ep_is_legal(const Board *b, Move m);
 static int pawn_move_fits(const Board *b, Move m, int from, int to);
 static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
-static void gen_pieces(Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
-static void gen_king(Board *b, MoveList *l, GenKind kind);
+static inline void add_ray_moves(MoveList *l, int from, uint64_t to, int d);
+static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
+static void gen_king(const Board *b, MoveList *l, GenKind kind);
 static void gen_castling(Board *b, MoveList *l);
 static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray);
 static int san_piece_letter(int type);
@@ -40,19 +50,21 @@ static ParseResult parse_coordinate(Board *b, const char *t, Move *out);
 static ParseResult parse_san(Board *b, const char *t, Move *out);
 static int letter_type(int c);
 
-/* Ray directions: 0-3 orthogonal (rook), 4-7 diagonal (bishop). */
-enum { DIR_NB = 8 };
+/* Ray directions: 0-3 orthogonal (rook), 4-7 diagonal (bishop). N, E, NE and NW run
+ * to higher square numbers, S, W, SE and SW to lower ones. */
+enum { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW, DIR_NB };
 static const int DIR_FILE[DIR_NB] = { 0, 0, 1, -1, 1, -1, 1, -1 };
 static const int DIR_RANK[DIR_NB] = { 1, -1, 0, 0, 1, 1, -1, -1 };
+static const int DIR_UP[DIR_NB] = { 1, 0, 1, 0, 1, 1, 0, 0 }; /* runs to higher squares */
 
-static int8_t ray[64][DIR_NB][8];       /* squares along each direction */
-static int8_t ray_len[64][DIR_NB];
 static int8_t knight_to[64][9];         /* target lists, ended by -1 */
 static int8_t king_to[64][9];
 static uint64_t knight_set[64];
 static uint64_t king_set[64];
 static uint64_t pawn_attackers[2][64];  /* squares from which a pawn of colour c attacks sq */
-static uint64_t ray_set[64][DIR_NB];
+static uint64_t ray_set[64][DIR_NB];    /* squares along direction d from sq, to the edge */
+static uint64_t rook_lines[64];         /* rook attacks from sq on an empty board */
+static uint64_t bishop_lines[64];       /* the same for a bishop */
 static uint8_t castle_keep[64];         /* castling bits that survive a move touching sq */
 
 static uint64_t zobrist_piece[PIECE_NB][64];
@@ -65,10 +77,44 @@ static const char PIECE_CHARS[] = ".PNBRQK..pnbrqk";
 
 static inline uint64_t bit(int sq) { return (uint64_t)1 << sq; }
 
+/* Returns the occupied squares of both colours. */
+static inline uint64_t all_pieces(const Board *b) { return b->occupied[WHITE] | b->occupied[BLACK]; }
+
+/* Index of the highest set bit of a non-empty set (bit_first's twin in movement.h). */
+static inline int bit_last(uint64_t set)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 ^ __builtin_clzll(set);
+#else
+    /* De Bruijn multiplication on the set smeared down to bit 0 (Kim Walisch,
+     * chessprogramming.org/BitScan, "Bitscan reverse"), portable C99. */
+    static const int index64[64] = {
+        0, 47, 1, 56, 48, 27, 2, 60, 57, 49, 41, 37, 28, 16, 3, 61,
+        54, 58, 35, 52, 50, 42, 21, 44, 38, 32, 29, 23, 17, 11, 4, 62,
+        46, 55, 26, 59, 40, 36, 15, 53, 34, 51, 20, 43, 31, 22, 10, 45,
+        25, 39, 14, 33, 19, 30, 9, 24, 13, 18, 8, 12, 7, 6, 5, 63 };
+    set |= set >> 1;
+    set |= set >> 2;
+    set |= set >> 4;
+    set |= set >> 8;
+    set |= set >> 16;
+    set |= set >> 32;
+    return index64[(set * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+#endif
+}
+
 static inline int pop_first(uint64_t *set)
 {
     int sq = bit_first(*set);
     *set &= *set - 1;
+    return sq;
+}
+
+/* Removes the highest square from a non-empty set and returns it. */
+static inline int pop_last(uint64_t *set)
+{
+    int sq = bit_last(*set);
+    *set ^= bit(sq);
     return sq;
 }
 
@@ -94,19 +140,17 @@ static void tables_init(void)
     for (sq = 0; sq < 64; sq++) {
         int f = square_file(sq), r = square_rank(sq), nk = 0, nn = 0;
         for (d = 0; d < DIR_NB; d++) {
-            int n = 0, tf = f + DIR_FILE[d], tr = r + DIR_RANK[d];
-            ray_set[sq][d] = 0;
-            while (tf >= 0 && tf < 8 && tr >= 0 && tr < 8) {
-                ray[sq][d][n++] = (int8_t)make_square(tf, tr);
+            int tf = f + DIR_FILE[d], tr = r + DIR_RANK[d];
+            if (tf >= 0 && tf < 8 && tr >= 0 && tr < 8) {
+                king_to[sq][nk++] = (int8_t)make_square(tf, tr);
+                king_set[sq] |= bit(make_square(tf, tr));
+            }
+            for (; tf >= 0 && tf < 8 && tr >= 0 && tr < 8; tf += DIR_FILE[d], tr += DIR_RANK[d])
                 ray_set[sq][d] |= bit(make_square(tf, tr));
-                tf += DIR_FILE[d];
-                tr += DIR_RANK[d];
-            }
-            ray_len[sq][d] = (int8_t)n;
-            if (n > 0) {
-                king_to[sq][nk++] = ray[sq][d][0];
-                king_set[sq] |= bit(ray[sq][d][0]);
-            }
+            if (d < DIR_NE)
+                rook_lines[sq] |= ray_set[sq][d];
+            else
+                bishop_lines[sq] |= ray_set[sq][d];
         }
         for (i = 0; i < 8; i++) {
             int tf = f + KN_F[i], tr = r + KN_R[i];
@@ -523,30 +567,55 @@ void board_to_fen(const Board *b, char *out)
 
 /* --------------------------------------------------------------- attacks */
 
-/* Returns 1 if a slider of code `slider` or `queen` is first met along dirs first..last. */
-static int slider_hits(const Board *b, int sq, int first_dir, int last_dir, int slider, int queen)
+/* Returns the squares of direction d (one running to higher squares) from sq up to and
+ * including the first in occ. Classical approach (chessprogramming.org/Classical_Approach):
+ * the nearest blocker is the lowest set bit; h8, whose rays that way are empty, stands in
+ * when there is none. */
+static inline uint64_t ray_up(int sq, int d, uint64_t occ)
 {
-    int d, i;
-    uint64_t sliders = b->pieces[slider] | b->pieces[queen];
-    for (d = first_dir; d <= last_dir; d++) {
-        if (!(ray_set[sq][d] & sliders))
-            continue;
-        for (i = 0; i < ray_len[sq][d]; i++) {
-            int p = b->squares[ray[sq][d][i]];
-            if (p == EMPTY)
-                continue;
-            if (p == slider || p == queen)
-                return 1;
-            break;
-        }
-    }
-    return 0;
+    return ray_set[sq][d] ^ ray_set[bit_first((ray_set[sq][d] & occ) | bit(63))][d];
+}
+
+/* As ray_up for a direction running to lower squares: the nearest blocker is the highest
+ * set bit, and a1 stands in when there is none. */
+static inline uint64_t ray_down(int sq, int d, uint64_t occ)
+{
+    return ray_set[sq][d] ^ ray_set[bit_last((ray_set[sq][d] & occ) | bit(0))][d];
+}
+
+/* Returns the squares of direction d from sq up to and including the first in occ. */
+static inline uint64_t ray_attacks(int sq, int d, uint64_t occ)
+{
+    return DIR_UP[d] ? ray_up(sq, d, occ) : ray_down(sq, d, occ);
+}
+
+/* Returns the squares a slider on sq attacks along one line, given the line's rays from sq
+ * to lower squares (`down`) and to higher ones (`up`) and the occupied squares occ.
+ * Obstruction difference (Michael Hoffmann, chessprogramming.org/Obstruction_Difference):
+ * subtracting the nearest blocker below from the blockers above borrows through every
+ * square up to the nearest blocker above; a1 stands in below when nothing is there. */
+static inline uint64_t line_attacks(uint64_t down, uint64_t up, uint64_t occ)
+{
+    uint64_t above = up & occ, below = bit(bit_last((down & occ) | bit(0)));
+    return (down | up) & (above ^ (above - below));
+}
+
+/* Returns the squares a rook on sq attacks, given the occupied squares occ. */
+static inline uint64_t rook_attacks(int sq, uint64_t occ)
+{
+    return line_attacks(ray_set[sq][DIR_S], ray_set[sq][DIR_N], occ)
+         | line_attacks(ray_set[sq][DIR_W], ray_set[sq][DIR_E], occ);
+}
+
+/* Returns the squares a bishop on sq attacks, given the occupied squares occ. */
+static inline uint64_t bishop_attacks(int sq, uint64_t occ)
+{
+    return line_attacks(ray_set[sq][DIR_SW], ray_set[sq][DIR_NE], occ)
+         | line_attacks(ray_set[sq][DIR_SE], ray_set[sq][DIR_NW], occ);
 }
 
 uint64_t piece_attacks(const Board *b, int type, int color, int sq)
 {
-    uint64_t set = 0;
-    int d, i;
     switch (type) {
     case PAWN:
         /* the squares attacked from sq are those from which the other colour's pawn would be attacked */
@@ -555,51 +624,49 @@ uint64_t piece_attacks(const Board *b, int type, int color, int sq)
         return knight_set[sq];
     case KING:
         return king_set[sq];
+    case BISHOP:
+        return bishop_attacks(sq, all_pieces(b));
+    case ROOK:
+        return rook_attacks(sq, all_pieces(b));
     default:
-        break;
+        return rook_attacks(sq, all_pieces(b)) | bishop_attacks(sq, all_pieces(b));
     }
-    for (d = type == BISHOP ? 4 : 0; d < (type == ROOK ? 4 : DIR_NB); d++) {
-        for (i = 0; i < ray_len[sq][d]; i++) {
-            set |= bit(ray[sq][d][i]);
-            if (b->squares[ray[sq][d][i]] != EMPTY)
-                break;
-        }
-    }
-    return set;
 }
 
 uint64_t attackers_to(const Board *b, int sq, uint64_t occupied)
 {
+    uint64_t queens = b->pieces[make_piece(WHITE, QUEEN)] | b->pieces[make_piece(BLACK, QUEEN)];
+    uint64_t rooks = b->pieces[make_piece(WHITE, ROOK)] | b->pieces[make_piece(BLACK, ROOK)] | queens;
+    uint64_t bishops = b->pieces[make_piece(WHITE, BISHOP)] | b->pieces[make_piece(BLACK, BISHOP)] | queens;
     uint64_t set = (pawn_attackers[WHITE][sq] & b->pieces[make_piece(WHITE, PAWN)])
                  | (pawn_attackers[BLACK][sq] & b->pieces[make_piece(BLACK, PAWN)])
                  | (knight_set[sq] & (b->pieces[make_piece(WHITE, KNIGHT)] | b->pieces[make_piece(BLACK, KNIGHT)]))
-                 | (king_set[sq] & (b->pieces[make_piece(WHITE, KING)] | b->pieces[make_piece(BLACK, KING)]));
-    int d, i;
-    for (d = 0; d < DIR_NB; d++) {
-        int slider = d < 4 ? ROOK : BISHOP;
-        for (i = 0; i < ray_len[sq][d]; i++) {
-            int to = ray[sq][d][i], type;
-            if (!(occupied & bit(to)))
-                continue;
-            type = piece_type(b->squares[to]);
-            if (type == slider || type == QUEEN)
-                set |= bit(to);
-            break;
-        }
-    }
+                 | (king_set[sq] & (b->pieces[make_piece(WHITE, KING)] | b->pieces[make_piece(BLACK, KING)]))
+                 | (rook_attacks(sq, occupied) & rooks)
+                 | (bishop_attacks(sq, occupied) & bishops);
     return set & occupied;
 }
 
-int square_attacked(const Board *b, int sq, int by)
+/* Returns 1 if `by` attacks sq, its sliders seeing through the squares missing from occ. */
+static int attacked_through(const Board *b, int sq, int by, uint64_t occ)
 {
+    uint64_t queens = b->pieces[make_piece(by, QUEEN)];
+    uint64_t rooks = (b->pieces[make_piece(by, ROOK)] | queens) & rook_lines[sq];
+    uint64_t bishops = (b->pieces[make_piece(by, BISHOP)] | queens) & bishop_lines[sq];
     if (pawn_attackers[by][sq] & b->pieces[make_piece(by, PAWN)])
         return 1;
     if (knight_set[sq] & b->pieces[make_piece(by, KNIGHT)])
         return 1;
     if (king_set[sq] & b->pieces[make_piece(by, KING)])
         return 1;
-    return slider_hits(b, sq, 0, 3, make_piece(by, ROOK), make_piece(by, QUEEN))
-        || slider_hits(b, sq, 4, 7, make_piece(by, BISHOP), make_piece(by, QUEEN));
+    /* only sliders already on one of sq's lines need their attacks worked out */
+    return (rooks && (rook_attacks(sq, occ) & rooks))
+        || (bishops && (bishop_attacks(sq, occ) & bishops));
+}
+
+int square_attacked(const Board *b, int sq, int by)
+{
+    return attacked_through(b, sq, by, all_pieces(b));
 }
 
 int board_in_check(const Board *b)
@@ -643,41 +710,33 @@ static int ep_is_legal(const Board *b, Move m)
 static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray)
 {
     int us = b->side, them = !us, ksq = b->king_sq[us], d, checks = 0;
+    uint64_t occ = all_pieces(b), queens = b->pieces[make_piece(them, QUEEN)];
     uint64_t knights = knight_set[ksq] & b->pieces[make_piece(them, KNIGHT)];
     uint64_t pawns = pawn_attackers[them][ksq] & b->pieces[make_piece(them, PAWN)];
-    uint64_t enemy_sliders[2];
+    /* their sliders on the king's lines, each able to move along its line */
+    uint64_t snipers = (rook_lines[ksq] & (b->pieces[make_piece(them, ROOK)] | queens))
+                     | (bishop_lines[ksq] & (b->pieces[make_piece(them, BISHOP)] | queens));
 
-    enemy_sliders[0] = b->pieces[make_piece(them, ROOK)] | b->pieces[make_piece(them, QUEEN)];
-    enemy_sliders[1] = b->pieces[make_piece(them, BISHOP)] | b->pieces[make_piece(them, QUEEN)];
     *block = knights | pawns;
     *pinned = 0;
     checks = (knights != 0) + (pawns != 0);
-    for (d = 0; d < DIR_NB; d++) {
-        uint64_t line = 0, sliders = enemy_sliders[d >= 4];
-        int i, own = NO_SQUARE;
-        if (!(ray_set[ksq][d] & sliders))
+    for (d = 0; snipers; d++) {
+        uint64_t sliders = snipers & ray_set[ksq][d], line, first;
+        if (!sliders)
             continue;
-        for (i = 0; i < ray_len[ksq][d]; i++) {
-            int sq = ray[ksq][d][i], p = b->squares[sq];
-            line |= bit(sq);
-            if (p == EMPTY)
-                continue;
-            if (piece_color(p) == us) {
-                if (own != NO_SQUARE)
-                    break;
-                own = sq;
-                continue;
+        snipers ^= sliders;
+        line = ray_attacks(ksq, d, occ);
+        first = line & occ;
+        if (first & sliders) {
+            *block |= line;
+            checks++;
+        } else if (first & b->occupied[us]) {
+            /* look through our piece: the next piece along, if a slider of theirs, pins it */
+            line = ray_attacks(ksq, d, occ ^ first);
+            if (line & sliders) {
+                *pinned |= first;
+                pin_ray[bit_first(first)] = line;
             }
-            if (sliders & bit(sq)) {
-                if (own == NO_SQUARE) {
-                    *block |= line;
-                    checks++;
-                } else {
-                    *pinned |= bit(own);
-                    pin_ray[own] = line;
-                }
-            }
-            break;
         }
     }
     return checks;
@@ -712,47 +771,57 @@ static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, cons
     }
 }
 
-static void gen_pieces(Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned)
+/* Adds the moves from `from` to the squares of `to`, all along direction d, nearest first. */
+static inline void add_ray_moves(MoveList *l, int from, uint64_t to, int d)
+{
+    while (to)
+        add_move(l, from, DIR_UP[d] ? pop_first(&to) : pop_last(&to), 0, KIND_NORMAL);
+}
+
+static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned)
 {
     int us = b->side, type;
-    for (type = KNIGHT; type <= QUEEN; type++) {
-        uint64_t set = b->pieces[make_piece(us, type)];
+    uint64_t occ = all_pieces(b);
+    uint64_t set = b->pieces[make_piece(us, KNIGHT)] & ~pinned; /* a pinned knight never moves */
+    while (set) {
+        int from = pop_first(&set);
+        const int8_t *t;
+        for (t = knight_to[from]; *t >= 0; t++)
+            if (target & bit(*t))
+                add_move(l, from, *t, 0, KIND_NORMAL);
+    }
+    for (type = BISHOP; type <= QUEEN; type++) {
+        set = b->pieces[make_piece(us, type)];
         while (set) {
-            int from = pop_first(&set), d, i;
-            uint64_t allowed = (pinned & bit(from)) ? target & pin_ray[from] : target;
-            if (type == KNIGHT) {
-                const int8_t *t;
-                if (pinned & bit(from))
-                    continue;
-                for (t = knight_to[from]; *t >= 0; t++)
-                    if (allowed & bit(*t))
-                        add_move(l, from, *t, 0, KIND_NORMAL);
-                continue;
+            int from = pop_first(&set);
+            uint64_t to = (pinned & bit(from)) ? target & pin_ray[from] : target;
+            to &= (type != BISHOP ? rook_attacks(from, occ) : 0) | (type != ROOK ? bishop_attacks(from, occ) : 0);
+            /* ray by ray in direction order, nearest square first, as the moves have always been listed */
+            if (to && type != BISHOP) {
+                add_ray_moves(l, from, to & ray_set[from][DIR_N], DIR_N);
+                add_ray_moves(l, from, to & ray_set[from][DIR_S], DIR_S);
+                add_ray_moves(l, from, to & ray_set[from][DIR_E], DIR_E);
+                add_ray_moves(l, from, to & ray_set[from][DIR_W], DIR_W);
             }
-            for (d = type == BISHOP ? 4 : 0; d < (type == ROOK ? 4 : DIR_NB); d++) {
-                for (i = 0; i < ray_len[from][d]; i++) {
-                    int to = ray[from][d][i];
-                    if (allowed & bit(to))
-                        add_move(l, from, to, 0, KIND_NORMAL);
-                    if (b->squares[to] != EMPTY)
-                        break;
-                }
+            if (to && type != ROOK) {
+                add_ray_moves(l, from, to & ray_set[from][DIR_NE], DIR_NE);
+                add_ray_moves(l, from, to & ray_set[from][DIR_NW], DIR_NW);
+                add_ray_moves(l, from, to & ray_set[from][DIR_SE], DIR_SE);
+                add_ray_moves(l, from, to & ray_set[from][DIR_SW], DIR_SW);
             }
         }
     }
 }
 
-static void gen_king(Board *b, MoveList *l, GenKind kind)
+static void gen_king(const Board *b, MoveList *l, GenKind kind)
 {
-    int us = b->side, ksq = b->king_sq[us], king = b->squares[ksq];
+    int us = b->side, ksq = b->king_sq[us];
     uint64_t target = kind == GEN_ALL ? ~b->occupied[us] : b->occupied[!us];
+    uint64_t occ = all_pieces(b) ^ bit(ksq); /* sliders see through the king's square */
     const int8_t *t;
-    /* lift the king so that sliders see through its square */
-    b->squares[ksq] = EMPTY;
     for (t = king_to[ksq]; *t >= 0; t++)
-        if ((target & bit(*t)) && !square_attacked(b, *t, !us))
+        if ((target & bit(*t)) && !attacked_through(b, *t, !us, occ))
             add_move(l, ksq, *t, 0, KIND_NORMAL);
-    b->squares[ksq] = (uint8_t)king;
 }
 
 static void gen_castling(Board *b, MoveList *l)
