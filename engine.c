@@ -3936,6 +3936,14 @@ const char *web_think(const char *fen, const char *moves, double seconds)
                                             : "no move is legal: the position is stalemate");
     if (!(seconds > 0 && seconds <= 3600))
         return web_error("the seconds must be above 0 and at most 3600");
+    if (list.count == 1) {
+        /* played at once, as decide_search does: no score, depth 0 */
+        s.best_move = list.moves[0];
+        s.best_score = 0;
+        s.completed_depth = 0;
+        s.nodes = 0;
+        return web_answer(&s, &b, list.count, clock_now() - start);
+    }
     budget = move_budget(seconds);
     megabytes = tt_megabytes_for(budget);
     if (megabytes != tt_megabytes) {
@@ -3954,13 +3962,9 @@ const char *web_think(const char *fen, const char *moves, double seconds)
     search_reset(&s, &b, keys, key_count);
     s.root_count = list.count;
     memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
-    if (list.count == 1) {
-        s.best_move = list.moves[0];
-    } else {
-        web_thinking = 1;
-        iterate(&s);
-        web_thinking = 0;
-    }
+    web_thinking = 1;
+    iterate(&s);
+    web_thinking = 0;
     return web_answer(&s, &b, list.count, clock_now() - start);
 }
 #endif
