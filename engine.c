@@ -3719,6 +3719,7 @@ const char *web_bench(int depth);
 
 #ifdef ENGINE_WASM_PAGE
 enum { WEB_LINE = 1024 };        /* one iteration's line: report_iteration's pv is below 600 */
+enum { WEB_TT_MB = 64 };         /* the page's table: the largest a one-shot call uses (tt_megabytes_for) */
 static int web_thinking;         /* 1 while web_think searches: printed lines go to web_progress */
 
 static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_count);
@@ -3909,19 +3910,19 @@ static const char *web_answer(Search *s, const Board *root, int legal_count, dou
 
 /* The page's engine: searches the position reached from fen by moves (as web_replay takes
  * them; the earlier positions count for repetitions) for about seconds on the page's clock, as
- * a one-shot call would (decide_search), handing each iteration's line to web_progress.
- * Returns web_answer's JSON, or {"error": ...}. */
+ * a one-shot call would (decide_search), handing each iteration's line to web_progress. Its
+ * table is allocated by the first call (the worker makes a short one when it starts, so that
+ * zeroing it takes none of a move's time) and kept from move to move, as a UCI engine keeps
+ * its hash table. Returns web_answer's JSON, or {"error": ...}. */
 const char *web_think(const char *fen, const char *moves, double seconds)
 {
     static Search s;
     static TransTable tt;
-    static size_t tt_megabytes;
     static uint64_t keys[KEY_HISTORY_MAX];
     Board b;
     MoveList list;
     char err[200];
     int key_count, bad;
-    size_t megabytes;
     double start = clock_now(), budget;
     if (!board_from_fen(&b, fen, err, sizeof err))
         return web_error(err);
@@ -3944,15 +3945,9 @@ const char *web_think(const char *fen, const char *moves, double seconds)
         s.nodes = 0;
         return web_answer(&s, &b, list.count, clock_now() - start);
     }
+    if (!tt.buckets)
+        tt_init(&tt, WEB_TT_MB);
     budget = move_budget(seconds);
-    megabytes = tt_megabytes_for(budget);
-    if (megabytes != tt_megabytes) {
-        tt_free(&tt);
-        tt_init(&tt, megabytes);
-        tt_megabytes = megabytes;
-    } else {
-        tt_clear(&tt);
-    }
     memset(&s.limits, 0, sizeof s.limits);
     s.limits.start = start;
     s.limits.hard_deadline = start + budget;
