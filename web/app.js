@@ -163,10 +163,12 @@ function positionAt(n) {
   return n === 0 ? game.start : game.plies[n - 1].state;
 }
 
+/* The position on the board (an earlier one while looking back). */
 function shown() {
   return positionAt(game.view);
 }
 
+/* Returns true when the live position is shown. */
 function atEnd() {
   return game.view === game.plies.length;
 }
@@ -331,6 +333,7 @@ function resign() {
   render();
 }
 
+/* Puts the resign button back to its first click. */
 function disarmResign() {
   clearTimeout(resignArmed);
   resignArmed = 0;
@@ -455,6 +458,7 @@ function activate(square) {
   render();
 }
 
+/* A press on a square: a move to it when a piece is picked, else picks the piece and may start a drag. */
 function onPointerDown(event) {
   const el = event.target.closest('[data-square]');
   if (!el || !canMove() || event.button > 0) return;
@@ -476,6 +480,7 @@ function onPointerDown(event) {
   render();
 }
 
+/* Drags the picked piece's ghost under the pointer, once it has moved 5 pixels. */
 function onPointerMove(event) {
   if (!drag) return;
   if (!drag.ghost) {
@@ -491,6 +496,7 @@ function onPointerMove(event) {
   drag.ghost.style.top = event.clientY + 'px';
 }
 
+/* Drops a dragged piece (a move when legal), or a second click drops the pick. */
 function onPointerUp(event) {
   if (!drag) return;
   const { from, ghost, wasSelected } = drag;
@@ -603,6 +609,7 @@ function showPromotion(candidates) {
   ui.promotionChoices.firstChild.focus();
 }
 
+/* Closes the promotion dialog (the move is not played). */
 function hidePromotion() {
   ui.promotion.hidden = true;
   render();
@@ -668,8 +675,8 @@ function parsePgn(text) {
       result = token;
       break;
     }
-    const move = token.replace(/^\d+\.*/, '').replace(/[!?]+$/, '').replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O');
-    if (move && move !== 'e.p.') sans.push(move);
+    const move = token.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O').replace(/^\d+\.+/, '').replace(/[!?]+$/, '');
+    if (move && move !== 'e.p.' && !/^\d+$/.test(move)) sans.push(move);
   }
   return { tags, sans, result };
 }
@@ -695,7 +702,8 @@ function replayPgn(text) {
   return { start, plies, result, tags };
 }
 
-/* Returns the whole game in PGN (the Seven Tag Roster, then the moves wrapped at 80 columns). */
+/* Returns the whole game in PGN (the Seven Tag Roster, then the moves wrapped at 80 columns,
+ * a move number never apart from its move). */
 function pgn() {
   const d = game.date;
   const date = d.getFullYear() + '.' + String(d.getMonth() + 1).padStart(2, '0') + '.' + String(d.getDate()).padStart(2, '0');
@@ -710,8 +718,7 @@ function pgn() {
   const words = [];
   game.plies.forEach((ply, i) => {
     const before = positionAt(i);
-    if (before.turn === 'w' || i === 0) words.push(moveLabel(before));
-    words.push(ply.san);
+    words.push(before.turn === 'w' || i === 0 ? moveLabel(before) + ' ' + ply.san : ply.san); /* kept on one line */
   });
   words.push(result);
   const lines = [];
@@ -757,6 +764,7 @@ function render() {
   renderButtons();
 }
 
+/* Draws the shown position: pieces, last move, check, the picked piece, its moves, labels. */
 function renderBoard() {
   const state = shown();
   const pieces = placement(state.fen);
@@ -878,6 +886,7 @@ function renderStatus() {
   ui.result.textContent = game.over ? game.over.result + ' · ' + game.over.text : '';
 }
 
+/* Writes the status line, kind ('', thinking, back, over, error) setting its colour. */
 function setStatus(text, kind) {
   ui.status.textContent = text;
   ui.status.className = 'status' + (kind ? ' ' + kind : '');
@@ -890,6 +899,7 @@ function setNotice(text, kind) {
   ui.notice.hidden = false;
 }
 
+/* Hides the notice. */
 function clearNotice() {
   ui.notice.hidden = true;
   ui.notice.textContent = '';
@@ -962,6 +972,7 @@ function renderFields() {
   if (!edited.pgn && document.activeElement !== ui.pgn) ui.pgn.value = pgn();
 }
 
+/* Enables the buttons that can act now. */
 function renderButtons() {
   ui.takeback.disabled = takeBackTarget() === null;
   ui.first.disabled = ui.back.disabled = game.view === 0;

@@ -207,9 +207,10 @@ async function main() {
     check(addressNotice.includes(rules.state('8/8/8 w - -').error) && await pieceOn(page, 'e2') !== '',
       'a bad #fen= in the address is named (' + addressNotice + ') and the usual start is used');
 
-    /* PGN import with tags, comments, a NAG, a variation and the result; then a bad one. */
+    /* PGN import with tags, comments, a NAG, a variation, an annotation, a move number stuck to
+     * its move, castling written with zeros and the result; then a bad one. */
     const game = '[Event "Test"]\n[White "Ann"]\n[Black "Bob"]\n[Result "1-0"]\n\n'
-      + '1. e4 {best by test} e5 2. Nf3 $1 Nc6 (2... d6 3. d4) 3. Bb5 a6?! 4. Ba4 Nf6 5. O-O 1-0\n';
+      + '1. e4 {best by test} e5 2. Nf3 $1 Nc6 (2... d6 3. d4) 3. Bb5 a6?! 4.Ba4 Nf6 5. 0-0 1-0\n';
     await page.fill('#pgn', game);
     await page.click('#load-pgn');
     await page.waitForSelector('body[data-state="over"]');
