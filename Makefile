@@ -10,15 +10,18 @@ DEBUG_PERFT_CAP ?= 200000
 
 .PHONY: all test debug bench perft-bench perft-full timing sprt fuzz web run clean tune train
 
-# The WebAssembly build (README "In the browser"): a standalone module with no imports, its
-# static data from 64 KiB up (the course page writes its strings from address 0) and a fixed
-# 96 MiB memory (no growth without an import) that holds the 64 MiB transposition table.
+# The WebAssembly builds (web/README.md). The course's drop-in WEB_TARGET: a standalone module
+# with no imports, its static data from 64 KiB up (the course page writes its strings from
+# address 0) and a fixed 96 MiB memory (no growth without an import) that holds the 64 MiB
+# transposition table. The page's own PAGE_TARGET: the same, plus web_think, importing the
+# page's clock (env.web_now) and a line-by-line report of the search (env.web_progress).
 EMCC ?= emcc
 WEB_TARGET ?= web/engine.wasm
+PAGE_TARGET ?= web/boxer.wasm
 WEB_EXPORTS = _choose_move,_web_input,_web_state,_web_play,_web_bench
+PAGE_EXPORTS = _web_input,_web_state,_web_play,_web_think,_web_bench
 WEB_FLAGS = -O2 -msimd128 -DNDEBUG -DENGINE_WASM -DENGINE_NO_POSIX --no-entry -sSTANDALONE_WASM \
-	-sEXPORTED_FUNCTIONS=$(WEB_EXPORTS) -sGLOBAL_BASE=65536 -sINITIAL_MEMORY=96MB \
-	-sALLOW_MEMORY_GROWTH=0 -sABORTING_MALLOC=0
+	-sGLOBAL_BASE=65536 -sINITIAL_MEMORY=96MB -sALLOW_MEMORY_GROWTH=0 -sABORTING_MALLOC=0
 
 all: engine
 
@@ -108,15 +111,19 @@ tests/fuzz_oneshot tests/fuzz_uci: tests/%: tests/%.c $(SOURCES) $(HEADERS)
 fuzz: tests/fuzz_oneshot tests/fuzz_uci
 	bash tests/fuzz.sh $(FUZZ_SECONDS)
 
-# The WebAssembly module for the course page and web/index.html.
-web: $(WEB_TARGET)
+# The WebAssembly modules: the course's drop-in and web/index.html's own.
+web: $(WEB_TARGET) $(PAGE_TARGET)
 
 $(WEB_TARGET): $(SOURCES) $(HEADERS)
-	$(EMCC) $(WARNINGS) $(WEB_FLAGS) $(SOURCES) -o $@
+	$(EMCC) $(WARNINGS) $(WEB_FLAGS) -sEXPORTED_FUNCTIONS=$(WEB_EXPORTS) $(SOURCES) -o $@
 
-# Serves web/ on http://localhost:8000, as the course template does.
+$(PAGE_TARGET): $(SOURCES) $(HEADERS)
+	$(EMCC) $(WARNINGS) $(WEB_FLAGS) -DENGINE_WASM_PAGE -sEXPORTED_FUNCTIONS=$(PAGE_EXPORTS) -sERROR_ON_UNDEFINED_SYMBOLS=0 \
+		-sWARN_ON_UNDEFINED_SYMBOLS=0 $(SOURCES) -o $@
+
+# Serves web/ on http://127.0.0.1:8000 (this machine only), as the course template does.
 run: web
-	python3 -m http.server 8000 --directory web
+	python3 -m http.server 8000 --bind 127.0.0.1 --directory web
 
 clean:
-	rm -f tools/tune tools/train engine engine-debug tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci web/engine.wasm
+	rm -f tools/tune tools/train engine engine-debug tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci web/engine.wasm web/boxer.wasm

@@ -35,13 +35,17 @@
 #endif
 
 #ifdef ENGINE_WASM
-/* The WebAssembly build has no imports (README "In the browser"): without a clock it budgets
+/* The course's WebAssembly build has no imports (web/README.md): without a clock it budgets
  * by nodes, and without output its printing goes to a buffer the page reads (web section).
- * Nodes per second: under a third of the ~1 M measured in Node and Chromium (tests/web/calibrate.js). */
+ * Nodes per second: under a third of the ~1 M measured in Node and Chromium (tests/web/calibrate.js).
+ * The page's own build (ENGINE_WASM_PAGE, web/boxer.wasm) imports the page's clock instead. */
 enum { WASM_NODES_PER_SECOND = 300000 };
 static int web_print(const char *format, ...);
 #define printf web_print
 #define fprintf(stream, ...) ((void)(stream), web_print(__VA_ARGS__))
+#ifdef ENGINE_WASM_PAGE
+double web_now(void);   /* imported from env: the page's performance.now(), in milliseconds */
+#endif
 #endif
 
 #define ENGINE_NAME "Boxer"
@@ -60,10 +64,13 @@ enum { WORKERS_MAX = 64 };
 
 /* ======================================================== platform shim */
 
-/* Seconds on a monotonic wall clock (POSIX), or processor time where there is none; 0 in WebAssembly. */
+/* Seconds on a monotonic wall clock (POSIX), or processor time where there is none; in
+ * WebAssembly the page's clock (its own build) or 0 (the course's, which imports nothing). */
 static double clock_now(void)
 {
-#ifdef ENGINE_WASM
+#ifdef ENGINE_WASM_PAGE
+    return web_now() / 1000;
+#elif defined(ENGINE_WASM)
     return 0;
 #else
 #if HAVE_POSIX && defined(CLOCK_MONOTONIC)
@@ -3690,8 +3697,10 @@ static int run_bench(int depth)
 
 /* ============================================================ web */
 
-/* The browser's side of the WebAssembly build: the rules for web/index.html and the bench.
- * JavaScript writes NUL-terminated strings into web_input() and reads JSON from the result. */
+/* The browser's side of the WebAssembly build: the rules for web/index.html and the bench,
+ * and in the page's own build (ENGINE_WASM_PAGE) the engine's thinking with its score and
+ * principal variation. JavaScript writes NUL-terminated strings into web_input() and reads
+ * JSON from the result. */
 #ifdef ENGINE_WASM
 
 enum { WEB_BUFFER = 32768 };
@@ -3708,11 +3717,34 @@ const char *web_state(const char *fen);
 const char *web_play(const char *fen, const char *move);
 const char *web_bench(int depth);
 
-/* Appends printf-style output to web_out, cut short when it is full; returns vsnprintf's count. */
+#ifdef ENGINE_WASM_PAGE
+enum { WEB_LINE = 1024 };        /* one iteration's line: report_iteration's pv is below 600 */
+enum { WEB_TT_MB = 64 };         /* the page's table: the largest a one-shot call uses (tt_megabytes_for) */
+static int web_thinking;         /* 1 while web_think searches: printed lines go to web_progress */
+
+static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_count);
+static const char *web_answer(Search *s, const Board *root, int legal_count, double seconds);
+
+void web_progress(const char *line);  /* imported from env: one line of report_iteration */
+const char *web_think(const char *fen, const char *moves, double seconds);
+#endif
+
+/* Appends printf-style output to web_out, cut short when it is full; returns vsnprintf's count.
+ * While web_think searches, hands each line (report_iteration's, one call each) to the page. */
 static int web_print(const char *format, ...)
 {
     va_list ap;
     int n;
+#ifdef ENGINE_WASM_PAGE
+    if (web_thinking) {
+        char line[WEB_LINE];
+        va_start(ap, format);
+        n = vsnprintf(line, sizeof line, format, ap);
+        va_end(ap);
+        web_progress(line);
+        return n;
+    }
+#endif
     va_start(ap, format);
     n = vsnprintf(web_out + web_used, sizeof web_out - web_used, format, ap);
     va_end(ap);
@@ -3811,5 +3843,125 @@ const char *web_bench(int depth)
     run_bench(depth < 0 || depth > MAX_DEPTH ? 0 : depth);
     return web_out;
 }
+
+#ifdef ENGINE_WASM_PAGE
+/* Plays moves (coordinates or SAN, separated by spaces) from b, keeping in keys the positions
+ * since the last irreversible move, the one reached last included (at most KEY_HISTORY_MAX);
+ * returns 0, or the number of the first move that is not legal (1 for the first). */
+static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_count)
+{
+    int number = 0;
+    *key_count = 0;
+    keys[(*key_count)++] = b->key;
+    while (*moves) {
+        char token[32];
+        size_t len = 0;
+        Move m;
+        Undo u;
+        while (*moves == ' ')
+            moves++;
+        if (!*moves)
+            break;
+        while (moves[len] && moves[len] != ' ')
+            len++;
+        number++;
+        if (len >= sizeof token)
+            return number;
+        memcpy(token, moves, len);
+        token[len] = '\0';
+        moves += len;
+        if (move_from_text(b, token, &m) != PARSE_OK)
+            return number;
+        board_make(b, m, &u);
+        if (b->halfmove == 0)
+            *key_count = 0;  /* a capture or pawn move: no earlier position can come back */
+        if (*key_count == KEY_HISTORY_MAX) {
+            memmove(keys, keys + 1, sizeof(uint64_t) * (KEY_HISTORY_MAX - 1));
+            (*key_count)--;
+        }
+        keys[(*key_count)++] = b->key;
+    }
+    return 0;
+}
+
+/* Returns the search's choice as JSON: the move in coordinates and SAN, the score in
+ * centipawns and the mate distance in moves (0: none), both for the side to move, the depth
+ * completed (0 when the only legal move was played at once), nodes, milliseconds and the
+ * principal variation in SAN. */
+static const char *web_answer(Search *s, const Board *root, int legal_count, double seconds)
+{
+    Board b = *root;
+    char san[SAN_MAX], coords[8], pv[600];
+    int score = s->best_score, mate = 0;
+    move_to_san(&b, s->best_move, san);
+    move_to_uci(s->best_move, coords);
+    if (legal_count > 1)
+        pv_to_san(s, pv, sizeof pv);
+    else
+        snprintf(pv, sizeof pv, "%s", san);
+    if (abs(score) >= SCORE_MATE_BOUND)
+        mate = score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2;
+    web_used = 0;
+    web_print("{\"move\":\"%s\",\"san\":\"%s\",\"score\":%d,\"mate\":%d,\"depth\":%d,\"nodes\":%llu,"
+              "\"ms\":%.0f,\"pv\":\"%s\"}", coords, san, score, mate, s->completed_depth,
+              (unsigned long long)s->nodes, seconds * 1000, pv);
+    return web_out;
+}
+
+/* The page's engine: searches the position reached from fen by moves (as web_replay takes
+ * them; the earlier positions count for repetitions) for about seconds on the page's clock, as
+ * a one-shot call would (decide_search), handing each iteration's line to web_progress. Its
+ * table is allocated by the first call (the worker makes a short one when it starts, so that
+ * zeroing it takes none of a move's time) and kept from move to move, as a UCI engine keeps
+ * its hash table. Returns web_answer's JSON, or {"error": ...}. */
+const char *web_think(const char *fen, const char *moves, double seconds)
+{
+    static Search s;
+    static TransTable tt;
+    static uint64_t keys[KEY_HISTORY_MAX];
+    Board b;
+    MoveList list;
+    char err[200];
+    int key_count, bad;
+    double start = clock_now(), budget;
+    if (!board_from_fen(&b, fen, err, sizeof err))
+        return web_error(err);
+    bad = web_replay(&b, moves, keys, &key_count);
+    if (bad) {
+        snprintf(err, sizeof err, "move %d of the list is not legal", bad);
+        return web_error(err);
+    }
+    gen_legal(&b, &list, GEN_ALL);
+    if (list.count == 0)
+        return web_error(board_in_check(&b) ? "no move is legal: the position is checkmate"
+                                            : "no move is legal: the position is stalemate");
+    if (!(seconds > 0 && seconds <= 3600))
+        return web_error("the seconds must be above 0 and at most 3600");
+    if (list.count == 1) {
+        /* played at once, as decide_search does: no score, depth 0 */
+        s.best_move = list.moves[0];
+        s.best_score = 0;
+        s.completed_depth = 0;
+        s.nodes = 0;
+        return web_answer(&s, &b, list.count, clock_now() - start);
+    }
+    if (!tt.buckets)
+        tt_init(&tt, WEB_TT_MB);
+    budget = move_budget(seconds);
+    memset(&s.limits, 0, sizeof s.limits);
+    s.limits.start = start;
+    s.limits.hard_deadline = start + budget;
+    s.limits.soft_deadline = start + budget;
+    s.limits.verbose = 1;
+    s.tt = &tt;
+    search_reset(&s, &b, keys, key_count);
+    s.root_count = list.count;
+    memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
+    web_thinking = 1;
+    iterate(&s);
+    web_thinking = 0;
+    return web_answer(&s, &b, list.count, clock_now() - start);
+}
+#endif
 
 #endif

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# tests/web.sh [ENGINE]: the WebAssembly build and the browser page (README "In the browser").
-# Builds web/engine.wasm with `make web`, then runs the course drop-in test in Node
-# (tests/web/course.js), checks that the WebAssembly bench prints the same `nodes N` as ENGINE,
-# and plays on web/index.html in headless Chromium (tests/web/e2e.js, screenshot in
+# tests/web.sh [ENGINE]: the WebAssembly builds and the browser page (web/README.md).
+# Builds web/engine.wasm (the course's drop-in) and web/boxer.wasm (the page's own) with
+# `make web`, then runs the course drop-in test in Node (tests/web/course.js) and the page
+# module's (tests/web/page.js), checks that both modules' bench prints the same `nodes N` as
+# ENGINE, and plays on web/index.html in headless Chromium (tests/web/e2e.js, screenshot in
 # $WEB_SCREENSHOT, default /tmp/boxer-web.png). A part whose tools are missing (emcc, node,
 # chromium, tests/web/node_modules) is skipped with a message. Ends with "N passed, N failed".
 set -u
@@ -26,17 +27,23 @@ if ! command -v emcc >/dev/null || ! command -v node >/dev/null; then
 fi
 if make -s web >"$log" 2>&1; then pass=$((pass + 1)); else cat "$log"; echo "FAIL make web"; fail=$((fail + 1)); fi
 
-if [ -f web/engine.wasm ]; then
+if [ -f web/engine.wasm ] && [ -f web/boxer.wasm ]; then
   echo "-- the course drop-in, in Node"
   node tests/web/course.js "$engine" 2>&1 | tee "$log"; counts course.js
 
+  echo "-- the page's own module, in Node"
+  node tests/web/page.js 2>&1 | tee "$log"; counts page.js
+
   echo "-- the same bench on both platforms"
-  native=$("$engine" bench 2>/dev/null); wasm=$(node tests/web/bench.js 2>/dev/null)
-  if [[ "$native" =~ ^nodes\ [0-9]+$ ]] && [ "$native" = "$wasm" ]; then
-    pass=$((pass + 1)); echo "ok   native and WebAssembly bench: $native"
-  else
-    fail=$((fail + 1)); echo "FAIL bench: native '$native', WebAssembly '$wasm'"
-  fi
+  native=$("$engine" bench 2>/dev/null)
+  for module in web/engine.wasm web/boxer.wasm; do
+    wasm=$(node tests/web/bench.js 0 "$module" 2>/dev/null)
+    if [[ "$native" =~ ^nodes\ [0-9]+$ ]] && [ "$native" = "$wasm" ]; then
+      pass=$((pass + 1)); echo "ok   native and $module bench: $native"
+    else
+      fail=$((fail + 1)); echo "FAIL bench: native '$native', $module '$wasm'"
+    fi
+  done
 
   echo "-- the page, in headless Chromium"
   if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then

@@ -1,33 +1,36 @@
-/* boxer.js: loads engine.wasm, the module the course page also uses, exactly as that page
- * does (imports { env: { __memory_base: 0 } }), and wraps its exports for the page, the
- * Web Worker and the Node tests: state(fen), play(fen, move), choose(fen, moves, seconds),
- * bench(depth). Strings travel through the module's argument buffer (web_input). */
+/* boxer.js: loads one of the two WebAssembly builds (web/README.md) and wraps its exports for
+ * the page, the Web Worker and the Node tests: state(fen), play(fen, move), think(fen, moves,
+ * seconds, onLine) (boxer.wasm, the page's own build), choose(fen, moves, seconds) (engine.wasm,
+ * the course's drop-in) and bench(depth). Strings travel through the module's argument buffer
+ * (web_input). One import object serves both: the course's { env: { __memory_base: 0 } } and
+ * the page build's clock (env.web_now) and search report (env.web_progress). */
 (function (root) {
   'use strict';
 
-  const IMPORTS = { env: { __memory_base: 0 } };
   const INPUT_SIZE = 32768; /* WEB_BUFFER in engine.c */
 
-  /* Wraps an instance of engine.wasm. */
-  function wrap(instance) {
-    const e = instance.exports;
+  /* report_iteration's line in engine.c ("depth  9  score cp    31  nodes  ...  time  ... ms
+   * pv e4 e5 ..." with " (lower bound)" or " (upper bound)" after an aspiration fail). */
+  const LINE = /^depth\s+(\d+)\s+score (cp|mate)\s+(-?\d+)\s+nodes\s+(\d+)\s+time\s+(\d+) ms\s+pv ?(.*?)(?: \((lower|upper) bound\))?\s*$/;
+
+  /* One iteration's report as { depth, score, mate, nodes, ms, pv: [SAN], bound }, or null.
+   * score is in centipawns and mate in moves (0: none), both for the side to move. */
+  function parseLine(line) {
+    const m = LINE.exec(line);
+    if (!m) return null;
+    const value = Number(m[3]);
+    return {
+      depth: Number(m[1]), score: m[2] === 'cp' ? value : 0, mate: m[2] === 'mate' ? value : 0,
+      nodes: Number(m[4]), ms: Number(m[5]), pv: m[6] ? m[6].split(' ') : [], bound: m[7] || '',
+    };
+  }
+
+  /* Instantiates a module from its bytes and wraps its exports. */
+  async function fromBytes(bytes) {
+    let e = null;
+    let onLine = null; /* the listener of the think() under way */
     const encoder = new TextEncoder();
     const decoder = new TextDecoder();
-    const input = e.web_input();
-
-    /* Writes NUL-terminated strings into the argument buffer; returns their addresses. */
-    function write(strings) {
-      const memory = new Uint8Array(e.memory.buffer);
-      let at = input;
-      return strings.map((text) => {
-        const bytes = encoder.encode(text);
-        if (at + bytes.length + 1 > input + INPUT_SIZE) throw new Error('argument too long');
-        memory.set(bytes, at);
-        memory[at + bytes.length] = 0;
-        at += bytes.length + 1;
-        return at - bytes.length - 1;
-      });
-    }
 
     /* Reads the NUL-terminated string at address. */
     function read(address) {
@@ -37,32 +40,70 @@
       return decoder.decode(memory.subarray(address, end));
     }
 
+    const imports = {
+      env: {
+        __memory_base: 0,
+        web_now: () => performance.now(),
+        web_progress: (address) => { if (onLine) onLine(read(address)); },
+      },
+    };
+    const { instance } = await WebAssembly.instantiate(bytes, imports);
+    e = instance.exports;
+    const input = e.web_input();
+
+    /* Writes NUL-terminated strings into the argument buffer; returns their addresses. */
+    function write(strings) {
+      const memory = new Uint8Array(e.memory.buffer);
+      let at = input;
+      return strings.map((text) => {
+        const encoded = encoder.encode(text);
+        if (at + encoded.length + 1 > input + INPUT_SIZE) throw new Error('argument too long');
+        memory.set(encoded, at);
+        memory[at + encoded.length] = 0;
+        at += encoded.length + 1;
+        return at - encoded.length - 1;
+      });
+    }
+
+    /* The engine's choice after fen and moves (coordinates), about seconds of thought:
+     * { move, san, score, mate, depth, nodes, ms, pv: [SAN] } or { error }; onLine gets each
+     * finished iteration (parseLine's object) while it searches. */
+    function think(fen, moves, seconds, onIteration) {
+      onLine = (line) => {
+        const info = parseLine(line);
+        if (info && onIteration) onIteration(info);
+      };
+      try {
+        const answer = JSON.parse(read(e.web_think(...write([fen, moves.join(' ')]), seconds)));
+        if (!answer.error) answer.pv = answer.pv ? answer.pv.split(' ') : [];
+        return answer;
+      } finally {
+        onLine = null;
+      }
+    }
+
     return {
+      exports: e,
       /* The position as { fen, turn, check, status, moves: [{ san, uci }] } or { error }. */
       state: (fen) => JSON.parse(read(e.web_state(...write([fen])))),
       /* The position after a move in SAN or coordinates, with its san and uci, or { error }. */
       play: (fen, move) => JSON.parse(read(e.web_play(...write([fen, move])))),
-      /* The engine's choice: an index into moves (an array of SAN), or -1. */
+      think,
+      /* The course's call: an index into moves (an array of SAN), or -1. */
       choose: (fen, moves, seconds) => e.choose_move(...write([fen, moves.join(' ')]), seconds),
       /* The bench's printed lines, `nodes N` last. */
       bench: (depth) => read(e.web_bench(depth || 0)),
     };
   }
 
-  /* Instantiates engine.wasm from its bytes. */
-  async function fromBytes(bytes) {
-    const { instance } = await WebAssembly.instantiate(bytes, IMPORTS);
-    return wrap(instance);
-  }
-
-  /* Fetches and instantiates engine.wasm from a URL. */
+  /* Fetches and instantiates a module from a URL. */
   async function load(url) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(url + ': ' + response.status + ' ' + response.statusText);
     return fromBytes(await response.arrayBuffer());
   }
 
-  const Boxer = { IMPORTS, fromBytes, load };
+  const Boxer = { fromBytes, load, parseLine };
   if (typeof module === 'object' && module.exports) module.exports = Boxer;
   else root.Boxer = Boxer;
 })(typeof self !== 'undefined' ? self : this);

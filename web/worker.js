@@ -1,17 +1,27 @@
-/* worker.js: the engine thinks here, off the page's thread, so the board never freezes.
- * Message in: { id, fen, moves (SAN array), seconds }; out: { id, index, ms } or { id, error }. */
+/* worker.js: the engine thinks here, off the page's thread, so the board never freezes. It runs
+ * boxer.wasm, the page's own build, whose clock is this worker's performance.now().
+ * Message in: { id, fen, moves (coordinates from fen), seconds }. Out, for that id: { id, info }
+ * after each finished iteration of the search (Boxer.parseLine's object), then once
+ * { id, answer } (boxer.think's object, with wall: the milliseconds the call took) or
+ * { id, error }. A search cannot be interrupted: the page ends this worker to stop one. */
 'use strict';
 importScripts('boxer.js');
 
-const engine = Boxer.load('engine.wasm');
+/* A first short search allocates the engine's table and compiles its code before a move counts. */
+const engine = Boxer.load('boxer.wasm').then((boxer) => {
+  boxer.think('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', [], 0.1, null);
+  return boxer;
+});
 
 onmessage = async (event) => {
   const { id, fen, moves, seconds } = event.data;
   try {
     const boxer = await engine;
     const start = performance.now();
-    const index = boxer.choose(fen, moves, seconds);
-    postMessage({ id, index, ms: performance.now() - start });
+    const answer = boxer.think(fen, moves, seconds, (info) => postMessage({ id, info }));
+    if (answer.error) throw new Error(answer.error);
+    answer.wall = performance.now() - start;
+    postMessage({ id, answer });
   } catch (error) {
     postMessage({ id, error: String(error && error.message || error) });
   }

@@ -1,17 +1,20 @@
-/* tests/web/bench.js [DEPTH]: `./engine bench` for the WebAssembly build, run in Node: prints
- * the bench's `nodes N` on stdout, as the native engine does, and its timing on stderr. */
+/* tests/web/bench.js [DEPTH] [WASM]: `./engine bench` for a WebAssembly build (default
+ * web/engine.wasm, the course's; web/boxer.wasm is the page's), run in Node: prints the bench's
+ * `nodes N` on stdout, as the native engine does, and its timing on stderr. */
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const Boxer = require(path.join(__dirname, '..', '..', 'web', 'boxer.js'));
 
-Boxer.fromBytes(fs.readFileSync(path.join(__dirname, '..', '..', 'web', 'engine.wasm'))).then((boxer) => {
+const wasm = process.argv[3] || path.join(__dirname, '..', '..', 'web', 'engine.wasm');
+
+Boxer.fromBytes(fs.readFileSync(wasm)).then((boxer) => {
   const start = performance.now();
   const printed = boxer.bench(Number(process.argv[2] || 0));
   const seconds = (performance.now() - start) / 1000;
   const nodes = printed.split('\n').filter((line) => line.startsWith('nodes '));
   process.stdout.write(nodes.join('\n') + '\n');
   const count = Number(nodes.length ? nodes[0].split(' ')[1] : 0);
-  console.error('WebAssembly in Node ' + process.version + ': ' + seconds.toFixed(3) + ' s, '
+  console.error(path.basename(wasm) + ' in Node ' + process.version + ': ' + seconds.toFixed(3) + ' s, '
     + Math.round(count / seconds) + ' nodes per second');
 });

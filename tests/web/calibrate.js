@@ -2,7 +2,7 @@
  * In Node and in headless Chromium it times course-style choose_move(0, fenLength + 1,
  * SECONDS) calls (default 3), each on a fresh instance so the code is cold as on a page just
  * loaded, then the bench's nodes per second on warm code. Needs web/engine.wasm (make web)
- * and, for Chromium, `npm ci --prefix tests/web`. See README "In the browser". */
+ * and, for Chromium, `npm ci --prefix tests/web`. See web/README.md. */
 'use strict';
 const fs = require('fs');
 const path = require('path');

@@ -1,8 +1,13 @@
-/* tests/web/e2e.js [SCREENSHOT]: web/index.html in headless Chromium. Loads the page, plays
- * 1.e4 by clicking e2 then e4, waits for the engine's reply, checks that the move list shows
- * two legal moves, plays a knight move by dragging, and saves a screenshot (default
- * /tmp/boxer-web.png); then a promotion through the dialog and a checkmate with its PGN. Then times a course-style choose_move(0, fenLength + 1, 3) inside the
- * browser, which must return within 3 s. Ends with "N passed, N failed". */
+/* tests/web/e2e.js [SCREENSHOT]: web/index.html in headless Chromium. Plays 1.e4 by clicking at
+ * 1 second a move, then a knight move by dragging at 3 seconds, checking the engine's legal
+ * replies, its score, depth and principal variation while it searches and after, and the time
+ * it took (below the setting, at least 70% of it); saves a screenshot (default
+ * /tmp/boxer-web.png). Then: taking back (also during a search), stepping back with a click
+ * and the ← key and playing on from there, the keyboard on the squares, FEN set-up and its
+ * errors (in the field and in the address), PGN export and import (and a bad PGN's message),
+ * resigning, a promotion through the dialog and a checkmate with its PGN. Last, times a
+ * course-style choose_move(0, fenLength + 1, 3) of engine.wasm inside the browser, which must
+ * return within 3 s. Ends with "N passed, N failed". */
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -12,6 +17,7 @@ const { FENS, measure } = require('./measure');
 const root = path.join(__dirname, '..', '..');
 const screenshot = process.argv[2] || '/tmp/boxer-web.png';
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const SCORE = /([+\u2212]?\d+\.\d\d|#-?\d+) · depth (\d+) · /;
 
 let pass = 0;
 let fail = 0;
@@ -31,11 +37,43 @@ function shownMoves(page) {
   return page.$$eval('#moves .san', (els) => els.map((el) => el.textContent));
 }
 
+/* Waits until #moves shows count moves and the page waits for the person. */
+async function waitMoves(page, count, timeout) {
+  await page.waitForFunction((n) => document.querySelectorAll('#moves .san').length === n
+    && document.body.dataset.state !== 'thinking', count, { timeout: timeout || 15000 });
+}
+
+/* The piece letters on the board by square, as the page shows them. */
+function pieceOn(page, square) {
+  return page.$eval('[data-square="' + square + '"] .piece', (el) => el.textContent);
+}
+
+/* Plays a move by clicking its two squares. */
+async function clickMove(page, from, to) {
+  await page.click('[data-square="' + from + '"]');
+  await page.click('[data-square="' + to + '"]');
+}
+
+/* Checks #engine-line after the engine chose reply in the position fen (with ply number):
+ * a score, a depth, and a principal variation that starts with the move it played. */
+async function checkLine(page, reply, label) {
+  const line = await page.textContent('#engine-line');
+  const m = SCORE.exec(line);
+  check(m && Number(m[2]) >= 1 && line.includes(label + reply), 'the engine line shows score, depth and a PV starting with '
+    + label + reply + ': ' + JSON.stringify(line));
+}
+
+/* The engine's time for its last move, as the page measured it (post to answer). */
+async function lastWall(page) {
+  return Number(await page.getAttribute('#engine-line', 'data-wall'));
+}
+
 async function main() {
   const bytes = fs.readFileSync(path.join(root, 'web', 'engine.wasm'));
-  const rules = await require(path.join(root, 'web', 'boxer.js')).fromBytes(bytes);
+  const rules = await require(path.join(root, 'web', 'boxer.js')).fromBytes(fs.readFileSync(path.join(root, 'web', 'boxer.wasm')));
   const server = await serve(path.join(root, 'web'));
   const browser = await launch();
+  const times = {};
   try {
     const page = await browser.context.newPage();
     const errors = [];
@@ -46,18 +84,23 @@ async function main() {
     check(await page.locator('[data-square]').count() === 64, '64 squares with data-square');
     check(/your move/i.test(await page.textContent('#status')), '#status asks for a move');
 
+    /* 1.e4 at one second a move. */
+    await page.selectOption('#seconds', '1');
     await page.click('[data-square="e2"]');
     check(await page.locator('[data-square="e4"].target').count() === 1, 'e2 selected: e4 is highlighted');
     await page.click('[data-square="e4"]');
-    await page.waitForFunction(() => document.querySelectorAll('#moves .san').length === 2, null, { timeout: 15000 });
+    await waitMoves(page, 2);
     const two = await shownMoves(page);
     const afterE4 = rules.play(START, 'e4');
     check(two[0] === 'e4', 'first move shown is e4: ' + two[0]);
     check(afterE4.moves.some((m) => m.san === two[1]), 'the reply ' + two[1] + ' is legal after 1.e4');
-    await page.waitForSelector('body[data-state="play"]');
     check(/Boxer played/.test(await page.textContent('#status')), '#status tells the reply: ' + await page.textContent('#status'));
+    await checkLine(page, two[1], '1... ');
+    times[1] = await lastWall(page);
+    check(times[1] < 1000 && times[1] >= 700, 'at 1 s a move the engine took ' + times[1] + ' ms (700 to 1000)');
 
-    /* Drag the g1 knight to f3. */
+    /* Drag the g1 knight to f3 at three seconds; the engine's line shows while it searches. */
+    await page.selectOption('#seconds', '3');
     const from = await page.locator('[data-square="g1"]').boundingBox();
     const to = await page.locator('[data-square="f3"]').boundingBox();
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -65,35 +108,157 @@ async function main() {
     await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 - 10, { steps: 3 });
     await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
     await page.mouse.up();
-    await page.waitForFunction(() => document.querySelectorAll('#moves .san').length === 4, null, { timeout: 15000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'thinking'
+      && /^thinking · \S+ · depth \d+/.test(document.getElementById('engine-line').textContent), null, { timeout: 5000 })
+      .then(() => check(true, 'while it searches, the engine line shows a score, depth and PV'),
+        () => check(false, 'while it searches, the engine line shows a score, depth and PV'));
+    const during = await page.textContent('#engine-line');
+    console.log('     during the search: ' + during);
+    await waitMoves(page, 4);
     const four = await shownMoves(page);
     const afterNf3 = rules.play(rules.play(afterE4.fen, two[1]).fen, 'Nf3');
     check(four[2] === 'Nf3', 'dragging g1 to f3 plays Nf3: ' + four[2]);
     check(!afterNf3.error && afterNf3.moves.some((m) => m.san === four[3]), 'the reply ' + four[3] + ' is legal');
-    await page.waitForSelector('body[data-state="play"]');
+    await checkLine(page, four[3], '2... ');
+    times[3] = await lastWall(page);
+    check(times[3] < 3000 && times[3] >= 2100, 'at 3 s a move the engine took ' + times[3] + ' ms (2100 to 3000)');
+    const evalHeight = await page.$eval('#eval-fill', (el) => parseFloat(el.style.height));
+    check(evalHeight > 0 && evalHeight < 100 && (await page.textContent('#eval-text')).length > 0,
+      'the evaluation bar shows the score: ' + evalHeight + '% ' + await page.textContent('#eval-text'));
     await page.click('[data-square="d2"]');
-    await page.screenshot({ path: screenshot });
-    console.log('screenshot: ' + screenshot + ' (moves: ' + four.join(' ') + ')');
+    await page.waitForTimeout(500); /* the reply's slide */
+    await page.screenshot({ path: screenshot, fullPage: true });
+    console.log('screenshot: ' + screenshot + ' (moves: ' + four.join(' ') + '; engine line: '
+      + await page.textContent('#engine-line') + ')');
+
+    /* Take back the knight move and the reply. */
+    await page.click('#takeback');
+    await waitMoves(page, 2);
+    const fenAfterTwo = rules.play(afterE4.fen, two[1]).fen;
+    check(await page.inputValue('#fen') === fenAfterTwo && await pieceOn(page, 'g1') !== '' && await pieceOn(page, 'f3') === '',
+      'take back: the knight is on g1 again and #fen is the position after 1.e4 ' + two[1]);
+    check(/your move/i.test(await page.textContent('#status')), 'take back: the person is to move');
+
+    /* Take back during a search: the search is dropped. */
+    await clickMove(page, 'd2', 'd4');
+    await page.waitForSelector('body[data-state="thinking"]');
+    await page.click('#takeback');
+    await waitMoves(page, 2);
+    check(await pieceOn(page, 'd2') !== '' && await page.getAttribute('body', 'data-state') === 'play',
+      'take back while the engine thinks: d4 is undone and the person is to move');
+
+    /* Play d4 at one second, step back two plies (a click on the move, then ←) and play on there. */
+    await page.selectOption('#seconds', '1');
+    await clickMove(page, 'd2', 'd4');
+    await waitMoves(page, 4);
+    const withD4 = await shownMoves(page);
+    await page.click('#moves [data-ply="3"]');
+    check(await page.getAttribute('#moves [data-ply="3"]', 'class') === 'san current' && await pieceOn(page, 'd4') !== '',
+      'a click on 2.d4 in the list shows the position after it');
+    await page.keyboard.press('ArrowLeft');
+    check(await pieceOn(page, 'd2') !== '' && await pieceOn(page, 'd4') === '' && /Looking back/.test(await page.textContent('#status')),
+      '← shows the position before 2.d4: ' + await page.textContent('#status'));
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    check(await pieceOn(page, 'd4') !== '' && !/Looking back/.test(await page.textContent('#status')), '→ twice returns to the live position');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await clickMove(page, 'g1', 'f3');
+    await waitMoves(page, 4);
+    const playedOn = await shownMoves(page);
+    check(playedOn[2] === 'Nf3' && playedOn[0] === withD4[0] && playedOn[1] === withD4[1] && await pieceOn(page, 'd2') !== '',
+      'playing Nf3 on the earlier position drops 2.d4 and goes on: ' + playedOn.join(' '));
+
+    /* PGN export: the game so far. */
+    const exported = await page.inputValue('#pgn');
+    check(exported.includes('[Result "*"]') && exported.endsWith('1. e4 ' + playedOn[1] + ' 2. Nf3 ' + playedOn[3] + ' *'),
+      'the PGN holds the game so far: ' + JSON.stringify(exported.split('\n\n')[1]));
+
+    /* The squares by keyboard: a tab stop on the board, Enter picks, arrows move, Enter moves. */
+    await page.focus('[data-square][tabindex="0"]');
+    const focused = await page.evaluate(() => document.activeElement.dataset.square);
+    await page.focus('[data-square="b1"]');
+    await page.keyboard.press('Enter');
+    const picked = await page.locator('[data-square="b1"].selected').count();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    const moved = await page.evaluate(() => document.activeElement.dataset.square);
+    await page.keyboard.press('Escape');
+    check(focused && picked === 1 && moved === 'c3' && await page.locator('.square.selected').count() === 0,
+      'keyboard: one tab stop (' + focused + '), Enter picks b1, arrows reach ' + moved + ', Escape drops it');
+
+    /* FEN set-up, a bad FEN in the field and in the address. */
+    await page.fill('#fen', '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1');
+    await page.click('#load-fen');
+    await page.waitForSelector('body[data-state="play"]');
+    check(await pieceOn(page, 'e2') !== '' && await pieceOn(page, 'd1') === '' && (await shownMoves(page)).length === 0
+      && /your move/i.test(await page.textContent('#status')), 'a FEN starts a game from its position');
+    const badFen = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1';
+    await page.fill('#fen', badFen);
+    await page.click('#load-fen');
+    const why = rules.state(badFen).error;
+    const notice = await page.textContent('#notice');
+    check(why && notice.includes(why) && await pieceOn(page, 'd1') === '', 'a bad FEN names what is wrong (' + notice + ') and changes nothing');
+    await page.goto('about:blank');
+    await page.goto(server.url + '#fen=' + encodeURIComponent('8/8/8 w - -'));
+    await page.waitForSelector('body[data-state="play"]');
+    const addressNotice = await page.textContent('#notice');
+    check(addressNotice.includes(rules.state('8/8/8 w - -').error) && await pieceOn(page, 'e2') !== '',
+      'a bad #fen= in the address is named (' + addressNotice + ') and the usual start is used');
+
+    /* PGN import with tags, comments, a NAG, a variation, an annotation, a move number stuck to
+     * its move, castling written with zeros and the result; then a bad one. */
+    const game = '[Event "Test"]\n[White "Ann"]\n[Black "Bob"]\n[Result "1-0"]\n\n'
+      + '1. e4 {best by test} e5 2. Nf3 $1 Nc6 (2... d6 3. d4) 3. Bb5 a6?! 4.Ba4 Nf6 5. 0-0 1-0\n';
+    await page.fill('#pgn', game);
+    await page.click('#load-pgn');
+    await page.waitForSelector('body[data-state="over"]');
+    const imported = await shownMoves(page);
+    check(imported.join(' ') === 'e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O', 'a PGN is imported: ' + imported.join(' '));
+    check(/1-0/.test(await page.textContent('#result')), 'its result is shown: ' + await page.textContent('#result'));
+    const reexported = await page.inputValue('#pgn');
+    check(reexported.includes('[White "Ann"]') && reexported.endsWith('4. Ba4 Nf6 5. O-O 1-0'), 'and exported again with its tags');
+    await page.click('#moves [data-ply="3"]');
+    check(await page.inputValue('#fen') === rules.play(rules.play(afterE4.fen, 'e5').fen, 'Nf3').fen,
+      'a click on 2.Nf3 of the imported game shows its position in #fen');
+    await page.fill('#pgn', '1. e4 e5 2. Ke3 Nc6 *');
+    await page.click('#load-pgn');
+    const pgnNotice = await page.textContent('#notice');
+    check(/2\. Ke3/.test(pgnNotice) && /not legal/.test(pgnNotice) && (await shownMoves(page)).length === 9,
+      'a bad PGN names its first bad move (' + pgnNotice + ') and changes nothing');
+
+    /* Resigning ends the game; the result stays while looking back. */
+    await page.selectOption('#colour', 'w');
+    await page.click('#new-game');
+    await clickMove(page, 'e2', 'e4');
+    await waitMoves(page, 2);
+    await page.click('#resign');
+    await page.click('#resign');
+    await page.waitForSelector('body[data-state="over"]');
+    await page.keyboard.press('ArrowLeft');
+    check(/0-1/.test(await page.textContent('#result')) && /resigns/.test(await page.textContent('#result'))
+      && await page.isVisible('#result') && await page.isDisabled('#takeback'),
+      'resigning shows 0-1 with its reason, which stays when looking back: ' + await page.textContent('#result'));
     check(errors.length === 0, 'no errors in the page' + (errors.length ? ': ' + errors.join('; ') : ''));
 
     /* A promotion, chosen in the dialog (the page starts from the FEN after #fen=). */
     await page.goto('about:blank');
     await page.goto(server.url + '#fen=' + encodeURIComponent('8/4P3/8/7k/7p/8/6K1/8 w - - 0 1'));
     await page.waitForSelector('body[data-state="play"]');
-    await page.click('[data-square="e7"]');
-    await page.click('[data-square="e8"]');
+    await page.selectOption('#seconds', '1');
+    await clickMove(page, 'e7', 'e8');
     check(await page.isVisible('#promotion'), 'moving a pawn to the last rank asks which piece');
     await page.screenshot({ path: screenshot.replace(/(\.png)?$/, '-promotion.png') });
     await page.click('[data-promotion="n"]');
-    await page.waitForFunction(() => document.querySelectorAll('#moves .san').length === 2, null, { timeout: 15000 });
+    await waitMoves(page, 2);
     check((await shownMoves(page))[0] === 'e8=N', 'choosing the knight plays e8=N: ' + (await shownMoves(page))[0]);
 
     /* Checkmate ends the game with the result and the PGN. */
     await page.goto('about:blank');
     await page.goto(server.url + '#fen=' + encodeURIComponent('6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1'));
     await page.waitForSelector('body[data-state="play"]');
-    await page.click('[data-square="d1"]');
-    await page.click('[data-square="d8"]');
+    await clickMove(page, 'd1', 'd8');
     await page.waitForSelector('body[data-state="over"]');
     await page.screenshot({ path: screenshot.replace(/(\.png)?$/, '-over.png') });
     check(/checkmate/i.test(await page.textContent('#status')), '#status tells the checkmate: ' + await page.textContent('#status'));
@@ -110,6 +275,7 @@ async function main() {
     await browser.close();
     server.close();
   }
+  console.log('the page\'s engine in Chromium: ' + times[1] + ' ms at 1 s a move, ' + times[3] + ' ms at 3 s');
   console.log(pass + ' passed, ' + fail + ' failed');
   process.exitCode = fail ? 1 : 0;
 }
