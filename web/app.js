@@ -3,7 +3,8 @@
  * same module in a Web Worker (worker.js). See web/README.md. Test hooks: [data-square],
  * #moves (its .san cells are buttons), #status, #notice, #result, body[data-state], #takeback,
  * #fen, #load-fen, #pgn, #load-pgn, #engine-line (data-ms: the engine's milliseconds, data-wall:
- * the page's, for the last move). index.html#fen=<FEN> starts the games from that position. */
+ * the page's, data-waited: those a new worker took to start, for the last move).
+ * index.html#fen=<FEN> starts the games from that position. */
 'use strict';
 
 const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -376,6 +377,7 @@ function think() {
   game.thoughts.delete(ply);
   worker.postMessage({
     id: game.request, fen: game.start.fen, moves: game.plies.map((p) => p.uci), seconds: game.thinking.seconds,
+    asked: performance.timeOrigin + game.thinking.start,
   });
   clearInterval(ticker);
   ticker = setInterval(renderStatus, 100);
@@ -957,6 +959,7 @@ function renderEngine() {
   add('pv', numberedLine(t.ply, t.pv));
   ui.engineLine.dataset.ms = t.searching ? '' : String(t.ms);
   ui.engineLine.dataset.wall = t.searching ? '' : String(Math.round(t.wall));
+  ui.engineLine.dataset.waited = t.searching ? '' : String(t.waited || 0);
   if (!t.depth) {
     bar(50, '', 'Evaluation: none (an only move)');
     return;

@@ -5,9 +5,10 @@
  * /tmp/boxer-web.png). Then: taking back (also during a search), stepping back with a click
  * and the ← key and playing on from there, the keyboard on the squares, FEN set-up and its
  * errors (in the field and in the address), PGN export and import (and a bad PGN's message),
- * resigning, a promotion through the dialog and a checkmate with its PGN. Last, times a
- * course-style choose_move(0, fenLength + 1, 3) of engine.wasm inside the browser, which must
- * return within 3 s. Ends with "N passed, N failed". */
+ * the time of a move made on a new worker (a search dropped for a new game), resigning, a
+ * promotion through the dialog and a checkmate with its PGN.
+ * Last, times a course-style choose_move(0, fenLength + 1, 3) of engine.wasm inside the
+ * browser, which must return within 3 s. Ends with "N passed, N failed". */
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -68,6 +69,12 @@ async function lastWall(page) {
   return Number(await page.getAttribute('#engine-line', 'data-wall'));
 }
 
+/* Where the last move's time went, for the messages: the worker's start and the search. */
+async function timeParts(page) {
+  return 'worker start ' + await page.getAttribute('#engine-line', 'data-waited') + ' ms, search '
+    + await page.getAttribute('#engine-line', 'data-ms') + ' ms';
+}
+
 async function main() {
   const bytes = fs.readFileSync(path.join(root, 'web', 'engine.wasm'));
   const rules = await require(path.join(root, 'web', 'boxer.js')).fromBytes(fs.readFileSync(path.join(root, 'web', 'boxer.wasm')));
@@ -97,7 +104,8 @@ async function main() {
     check(/Boxer played/.test(await page.textContent('#status')), '#status tells the reply: ' + await page.textContent('#status'));
     await checkLine(page, two[1], '1... ');
     times[1] = await lastWall(page);
-    check(times[1] < 1000 && times[1] >= 700, 'at 1 s a move the engine took ' + times[1] + ' ms (700 to 1000)');
+    check(times[1] < 1000 && times[1] >= 700, 'at 1 s a move the engine took ' + times[1] + ' ms (700 to 1000; '
+      + await timeParts(page) + ')');
 
     /* Drag the g1 knight to f3 at three seconds; the engine's line shows while it searches. */
     await page.selectOption('#seconds', '3');
@@ -121,7 +129,8 @@ async function main() {
     check(!afterNf3.error && afterNf3.moves.some((m) => m.san === four[3]), 'the reply ' + four[3] + ' is legal');
     await checkLine(page, four[3], '2... ');
     times[3] = await lastWall(page);
-    check(times[3] < 3000 && times[3] >= 2100, 'at 3 s a move the engine took ' + times[3] + ' ms (2100 to 3000)');
+    check(times[3] < 3000 && times[3] >= 2100, 'at 3 s a move the engine took ' + times[3] + ' ms (2100 to 3000; '
+      + await timeParts(page) + ')');
     const evalHeight = await page.$eval('#eval-fill', (el) => parseFloat(el.style.height));
     check(evalHeight > 0 && evalHeight < 100 && (await page.textContent('#eval-text')).length > 0,
       'the evaluation bar shows the score: ' + evalHeight + '% ' + await page.textContent('#eval-text'));
@@ -228,6 +237,24 @@ async function main() {
     check(/2\. Ke3/.test(pgnNotice) && /not legal/.test(pgnNotice) && (await shownMoves(page)).length === 9,
       'a bad PGN names its first bad move (' + pgnNotice + ') and changes nothing');
 
+    /* A new game during a search, Boxer now White: it moves at once on a new worker, whose
+     * start counts against the move's time. Only when the start alone took the whole second
+     * (a very busy machine) can the move not keep to it. */
+    await page.selectOption('#seconds', '1');
+    await page.selectOption('#colour', 'w');
+    await page.click('#new-game');
+    await clickMove(page, 'e2', 'e4');
+    await page.waitForSelector('body[data-state="thinking"]');
+    await page.selectOption('#colour', 'b');
+    await page.click('#new-game');
+    await waitMoves(page, 1);
+    const restart = await lastWall(page);
+    const waited = Number(await page.getAttribute('#engine-line', 'data-waited'));
+    const what = 'a new game during a search: Boxer moves first on a new worker in ' + restart + ' ms (700 to 1000; '
+      + await timeParts(page) + ')';
+    if (waited >= 950) console.log('skip ' + what + ': the worker\'s start took the whole second');
+    else check(restart < 1000 && restart >= 700, what);
+
     /* Resigning ends the game; the result stays while looking back. */
     await page.selectOption('#colour', 'w');
     await page.click('#new-game');
@@ -240,6 +267,7 @@ async function main() {
     check(/0-1/.test(await page.textContent('#result')) && /resigns/.test(await page.textContent('#result'))
       && await page.isVisible('#result') && await page.isDisabled('#takeback'),
       'resigning shows 0-1 with its reason, which stays when looking back: ' + await page.textContent('#result'));
+
     check(errors.length === 0, 'no errors in the page' + (errors.length ? ': ' + errors.join('; ') : ''));
 
     /* A promotion, chosen in the dialog (the page starts from the FEN after #fen=). */
