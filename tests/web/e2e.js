@@ -5,8 +5,8 @@
  * /tmp/boxer-web.png). Then: taking back (also during a search), stepping back with a click
  * and the ← key and playing on from there, the keyboard on the squares, FEN set-up and its
  * errors (in the field and in the address), PGN export and import (and a bad PGN's message),
- * the time of a move made on a new worker (a search dropped for a new game), resigning, a
- * promotion through the dialog and a checkmate with its PGN.
+ * the time of a move made on a new worker (a search dropped for a new game), resigning, a draw
+ * offer declined and accepted, a promotion through the dialog and a checkmate with its PGN.
  * Last, times a course-style choose_move(0, fenLength + 1, 3) of engine.wasm inside the
  * browser, which must return within 3 s. Ends with "N passed, N failed". */
 'use strict';
@@ -268,6 +268,29 @@ async function main() {
       && await page.isVisible('#result') && await page.isDisabled('#takeback'),
       'resigning shows 0-1 with its reason, which stays when looking back: ' + await page.textContent('#result'));
 
+    /* Offering a draw: declined before Boxer has judged the position and when it is winning,
+     * accepted when it is losing; the result stays while looking back. */
+    await page.fill('#fen', 'q3k3/8/8/8/8/8/8/4K3 w - - 0 1');
+    await page.click('#load-fen');
+    await page.click('#offer-draw');
+    const early = await page.textContent('#notice');
+    await clickMove(page, 'e1', 'd2');
+    await waitMoves(page, 2);
+    await page.click('#offer-draw');
+    const winning = await page.textContent('#notice');
+    check(/not judged/.test(early) && /declines/.test(winning) && await page.getAttribute('body', 'data-state') === 'play',
+      'a draw offer is declined before a search and when Boxer is winning: ' + early + ' / ' + winning);
+    await page.fill('#fen', '4k3/8/8/8/8/8/8/Q3K3 w - - 0 1');
+    await page.click('#load-fen');
+    await clickMove(page, 'e1', 'd2');
+    await waitMoves(page, 2);
+    await page.click('#offer-draw');
+    await page.waitForSelector('body[data-state="over"]');
+    await page.keyboard.press('ArrowLeft');
+    const drawn = await page.textContent('#result');
+    check(/^1\/2-1\/2 · Draw agreed/.test(drawn) && await page.isVisible('#result') && await page.isDisabled('#takeback')
+      && (await page.inputValue('#pgn')).endsWith('1/2-1/2'),
+      'a draw offer is accepted when Boxer is losing; the result stays when looking back: ' + drawn);
     check(errors.length === 0, 'no errors in the page' + (errors.length ? ': ' + errors.join('; ') : ''));
 
     /* A promotion, chosen in the dialog (the page starts from the FEN after #fen=). */
