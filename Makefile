@@ -90,8 +90,8 @@ TUNE_ARGS ?= --epochs 150 --lambda 0.5 --seed 1
 tune: tools/tune
 	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
 
-tools/train: tools/train.c $(TOOLS_COMMON) movement.c extra.c $(HEADERS)
-	$(CC) $(WARNINGS) -O3 tools/train.c tools/common.c movement.c extra.c -lm -o $@
+tools/train: tools/train.c $(TOOLS_COMMON) movement.c movement.h extra.h
+	$(CC) $(WARNINGS) -O3 -march=native -ffast-math tools/train.c tools/common.c movement.c -lm -o $@
 
 # Trains the network on TRAIN_DATA (plain or .xz files) and rewrites tables/nnue.h.
 TRAIN_DATA ?= ../shared/data/labelled/sf15-n2000.txt.xz

@@ -553,6 +553,9 @@ typedef struct {
     Move move_stack[MAX_PLY + 1];
     int piece_stack[MAX_PLY + 1];
     int eval_stack[MAX_PLY + 1];
+    Accumulator acc[MAX_PLY + 2];           /* the network's hidden layer at each ply */
+    NetworkDelta acc_delta[MAX_PLY + 2];    /* the move into each ply, as the network sees it */
+    uint8_t acc_ready[MAX_PLY + 2];         /* 1: acc[ply] is up to date */
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
     Move root_moves[MAX_MOVES];
@@ -1322,7 +1325,7 @@ static void show_eval(const Board *b)
     nnue_refresh(&acc, b);
     net = eval_network(b, &acc);
     printf("network        %d (side to move), %d (white's view); raw output %d\n", net, b->side == WHITE ? net : -net,
-           nnue_evaluate(&acc, b->side));
+           nnue_evaluate(&acc, b));
     printf("\nhand-written evaluation:\n");
     printf("%-14s %17s %17s %17s\n", "term", "white (mg eg)", "black (mg eg)", "total (mg eg)");
     for (t = 0; t < TERM_NB; t++)
@@ -3069,8 +3072,25 @@ static int is_repetition(const Search *s)
     return 0;
 }
 
+/* Returns the evaluation at ply for the side to move, bringing the network's accumulator
+ * up to date first: moves only record what they change, and the accumulators are updated
+ * from the last one that is ready when a position is evaluated. */
+static int evaluate(Search *s, int ply)
+{
+    int k = ply;
+    while (!s->acc_ready[k])
+        k--;
+    for (; k < ply; k++) {
+        nnue_apply(&s->acc[k + 1], &s->acc[k], &s->acc_delta[k + 1]);
+        s->acc_ready[k + 1] = 1;
+    }
+    return eval_network(&s->board, &s->acc[ply]);
+}
+
 static void push_move(Search *s, Move m, Undo *u, int ply)
 {
+    nnue_delta(&s->board, m, &s->acc_delta[ply + 1]);
+    s->acc_ready[ply + 1] = 0;
     s->move_stack[ply] = m;
     s->piece_stack[ply] = m == MOVE_NONE ? 0 : s->board.squares[move_from(m)];
     if (m == MOVE_NONE)
@@ -3105,7 +3125,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     if (time_is_up(s))
         return 0;
     if (ply >= MAX_PLY)
-        return eval_position(b, NULL);
+        return evaluate(s, ply);
     if (b->halfmove >= 100 || eval_insufficient_material(b) || is_repetition(s))
         return SCORE_DRAW;
 
@@ -3121,7 +3141,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     if (in_check) {
         best = stand_pat = -SCORE_INF;
     } else {
-        stand_pat = best = hit ? entry->eval : eval_position(b, NULL);
+        stand_pat = best = hit ? entry->eval : evaluate(s, ply);
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -3210,7 +3230,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         if (b->halfmove >= 100 || eval_insufficient_material(b) || is_repetition(s))
             return SCORE_DRAW;
         if (ply >= MAX_PLY)
-            return eval_position(b, NULL);
+            return evaluate(s, ply);
         if (alpha < -SCORE_MATE + ply)
             alpha = -SCORE_MATE + ply;
         if (beta > SCORE_MATE - ply - 1)
@@ -3238,7 +3258,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         eval = s->eval_stack[ply] = -SCORE_INF;
         improving = 0;
     } else {
-        eval = s->eval_stack[ply] = hit ? entry->eval : eval_position(b, NULL);
+        eval = s->eval_stack[ply] = hit ? entry->eval : evaluate(s, ply);
         if (hit && tt_bound != BOUND_NONE
             && (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER) == (tt_score > eval)))
             eval = tt_score;
@@ -3409,6 +3429,8 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
         lmr_ready = 1;
     }
     s->board = *board;
+    nnue_refresh(&s->acc[0], board);
+    s->acc_ready[0] = 1;
     s->nodes = 0;
     s->stop = 0;
     s->seldepth = 0;
@@ -3480,7 +3502,7 @@ static void iterate(Search *s)
 {
     int depth, score = 0, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH;
     s->best_move = s->root_moves[0];
-    s->eval_stack[0] = board_in_check(&s->board) ? -SCORE_INF : eval_position(&s->board, NULL);
+    s->eval_stack[0] = board_in_check(&s->board) ? -SCORE_INF : evaluate(s, 0);
     for (depth = 1; depth <= max_depth; depth++) {
         int delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
         if (depth >= 5) {

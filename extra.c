@@ -15,7 +15,7 @@
 #include "tables/nnue.h"
 
 /* The network's table and extra.h must agree: a compile error here means they do not. */
-typedef char network_matches_layout[NNUE_TABLE_HIDDEN == NNUE_HIDDEN ? 1 : -1];
+typedef char network_matches_layout[NNUE_TABLE_HIDDEN == NNUE_HIDDEN && NNUE_TABLE_BUCKETS == NNUE_BUCKETS ? 1 : -1];
 
 /* Where each group of weights starts in HCE_WEIGHTS (the order of tables/hce.h). */
 enum {
@@ -694,48 +694,75 @@ void nnue_refresh(Accumulator *acc, const Board *b)
     }
 }
 
-void nnue_update(Accumulator *after, const Accumulator *before, const Board *b, Move m)
+/* Records a piece put on or taken off a square. */
+static void delta_add(NetworkDelta *d, int piece, int sq)
 {
-    int from = move_from(m), to = move_to(m), kind = move_kind(m), us = b->side, p;
-    int piece = b->squares[from], rook = make_piece(us, ROOK), captured = EMPTY, captured_sq = to;
-    int moved = kind == KIND_PROMOTION ? make_piece(us, move_promo(m)) : piece;
-    if (kind == KIND_EN_PASSANT) {
-        captured = make_piece(!us, PAWN);
-        captured_sq = us == WHITE ? to - 8 : to + 8;
-    } else if (kind != KIND_CASTLE) {
-        captured = b->squares[to];
+    d->add_piece[d->add_count] = (uint8_t)piece;
+    d->add_square[d->add_count++] = (uint8_t)sq;
+}
+
+static void delta_remove(NetworkDelta *d, int piece, int sq)
+{
+    d->remove_piece[d->remove_count] = (uint8_t)piece;
+    d->remove_square[d->remove_count++] = (uint8_t)sq;
+}
+
+void nnue_delta(const Board *b, Move m, NetworkDelta *d)
+{
+    int from = move_from(m), to = move_to(m), kind = move_kind(m), us = b->side;
+    int piece = b->squares[from];
+    d->add_count = d->remove_count = 0;
+    if (m == MOVE_NONE)
+        return;
+    delta_remove(d, piece, from);
+    delta_add(d, kind == KIND_PROMOTION ? make_piece(us, move_promo(m)) : piece, to);
+    if (kind == KIND_EN_PASSANT)
+        delta_remove(d, make_piece(!us, PAWN), us == WHITE ? to - 8 : to + 8);
+    else if (kind == KIND_CASTLE) {
+        /* the rook: h-file to f-file, or a-file to d-file (movement.c's board_make) */
+        delta_remove(d, make_piece(us, ROOK), to > from ? to + 1 : to - 2);
+        delta_add(d, make_piece(us, ROOK), to > from ? to - 1 : to + 1);
+    } else if (b->squares[to] != EMPTY)
+        delta_remove(d, b->squares[to], to);
+}
+
+void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelta *d)
+{
+    int p, i;
+    if (d->add_count == 0) {
+        *after = *before;
+        return;
     }
     for (p = WHITE; p <= BLACK; p++) {
-        int added[2] = { nnue_input(p, moved, to), 0 }, removed[2] = { nnue_input(p, piece, from), 0 };
-        int adds = 1, removes = 1;
-        if (captured != EMPTY)
-            removed[removes++] = nnue_input(p, captured, captured_sq);
-        if (kind == KIND_CASTLE) {
-            /* the rook: h-file to f-file, or a-file to d-file (movement.c's board_make) */
-            removed[removes++] = nnue_input(p, rook, to > from ? to + 1 : to - 2);
-            added[adds++] = nnue_input(p, rook, to > from ? to - 1 : to + 1);
-        }
-        accumulator_move(after->side[p], before->side[p], added, adds, removed, removes);
+        int added[2] = { 0, 0 }, removed[2] = { 0, 0 };
+        for (i = 0; i < d->add_count; i++)
+            added[i] = nnue_input(p, d->add_piece[i], d->add_square[i]);
+        for (i = 0; i < d->remove_count; i++)
+            removed[i] = nnue_input(p, d->remove_piece[i], d->remove_square[i]);
+        accumulator_move(after->side[p], before->side[p], added, d->add_count, removed, d->remove_count);
     }
 }
 
-/* Returns the sum of clipped hidden values times the output weights of one half. */
+/* Returns the sum of the squared clipped hidden values of one half times its output
+ * weights: at most 256 * 1016 * 2028 (the trainer keeps |weights| below 2 * NNUE_QB). */
 static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights)
 {
     int32_t sum = 0;
     int j;
     for (j = 0; j < NNUE_HIDDEN; j++) {
-        int16_t v = values[j] < 0 ? 0 : values[j] > NNUE_QA ? NNUE_QA : values[j];
-        sum += v * weights[j];
+        int32_t v = values[j] < 0 ? 0 : values[j] > NNUE_QA ? NNUE_QA : values[j];
+        sum += ((v * v + (1 << (NNUE_SQUARE_SHIFT - 1))) >> NNUE_SQUARE_SHIFT) * weights[j];
     }
     return sum;
 }
 
-int nnue_evaluate(const Accumulator *acc, int side)
+int nnue_evaluate(const Accumulator *acc, const Board *b)
 {
-    int64_t sum = (int64_t)output_half(acc->side[side], NNUE_OUTPUT_WEIGHTS)
-                + output_half(acc->side[!side], NNUE_OUTPUT_WEIGHTS + NNUE_HIDDEN) + NNUE_OUTPUT_BIAS;
-    int64_t scaled = sum * NNUE_SCALE / (NNUE_QA * NNUE_QB);
+    int bucket = nnue_bucket(bit_count(b->occupied[WHITE] | b->occupied[BLACK]));
+    const int16_t *weights = NNUE_OUTPUT_WEIGHTS + bucket * 2 * NNUE_HIDDEN;
+    int64_t sum = (int64_t)output_half(acc->side[b->side], weights) + output_half(acc->side[!b->side], weights + NNUE_HIDDEN);
+    int64_t output = sum * (1 << NNUE_SQUARE_SHIFT) / (NNUE_QA * NNUE_QA) + NNUE_OUTPUT_BIASES[bucket];
+    int64_t scaled = output * NNUE_SCALE / NNUE_QB;
     return scaled > EVAL_LIMIT ? EVAL_LIMIT : scaled < -EVAL_LIMIT ? -EVAL_LIMIT : (int)scaled;
 }
 
@@ -752,7 +779,7 @@ int eval_network(const Board *b, const Accumulator *acc)
         return 0;
     if (has_bare_king(b))
         return eval_position(b, NULL); /* the mating knowledge */
-    score = nnue_evaluate(acc, b->side);
+    score = nnue_evaluate(acc, b);
     return score * (FADE_PLIES - (b->halfmove < 100 ? b->halfmove : 100)) / FADE_PLIES;
 }
 

@@ -32,10 +32,24 @@ enum { KING_DANGER_MG_DIVISOR = 720, KING_DANGER_EG_DIVISOR = 20 };
 
 /* The network (NNUE): 768 inputs, one per piece type, colour and square, seen from each
  * side in turn (its own pieces first, the board flipped for black); a hidden layer of
- * NNUE_HIDDEN per side, clipped to [0, 1]; one output, the side to move's half first.
- * Stored as int16: hidden weights times NNUE_QA, output weights times NNUE_QB; the output
- * times NNUE_SCALE is the score in centipawns. tools/train.c fits it, tables/nnue.h holds it. */
-enum { NNUE_INPUTS = 768, NNUE_HIDDEN = 256, NNUE_QA = 255, NNUE_QB = 64, NNUE_SCALE = 400 };
+ * NNUE_HIDDEN per side, clipped to [0, 1] and squared (SCReLU); one output, read from one
+ * of NNUE_BUCKETS sets of output weights chosen by the number of pieces on the board, the
+ * side to move's half first; the output times NNUE_SCALE is the score in centipawns.
+ * tools/train.c fits it in floats, tables/nnue.h holds it as int16: the hidden weights and
+ * biases times NNUE_QA (so a clipped hidden value runs from 0 to NNUE_QA), the output
+ * weights and biases times NNUE_QB. A squared hidden value is kept to NNUE_QA^2 >>
+ * NNUE_SQUARE_SHIFT (1016 steps), so that a half of the output layer sums in 32 bits. */
+enum {
+    NNUE_INPUTS = 768, NNUE_HIDDEN = 256, NNUE_BUCKETS = 8,
+    NNUE_QA = 510, NNUE_QB = 1024, NNUE_SQUARE_SHIFT = 8, NNUE_SCALE = 400
+};
+
+/* Returns the output bucket of a position with `pieces` pieces, kings included (2 to 32). */
+static inline int nnue_bucket(int pieces)
+{
+    int bucket = (pieces - 2) / 4;
+    return bucket < 0 ? 0 : bucket >= NNUE_BUCKETS ? NNUE_BUCKETS - 1 : bucket;
+}
 
 /* The hidden layer before clipping, from each side's view, kept up to date move by move. */
 typedef struct {
@@ -49,13 +63,22 @@ static inline int nnue_input(int perspective, int piece, int sq)
     return theirs * 384 + (piece_type(piece) - PAWN) * 64 + (perspective == WHITE ? sq : square_flip(sq));
 }
 
+/* What a move changes among the network's inputs: at most two pieces put on a square and
+ * two taken off (a capture, castling's rook, a promotion). A null move changes nothing. */
+typedef struct {
+    uint8_t add_count, remove_count;
+    uint8_t add_piece[2], add_square[2];
+    uint8_t remove_piece[2], remove_square[2];
+} NetworkDelta;
+
 /* Computes acc from the pieces of b. */
 void nnue_refresh(Accumulator *acc, const Board *b);
-/* Computes into `after` the accumulator of b once the legal move m is made, from `before`,
- * the accumulator of b as it stands. */
-void nnue_update(Accumulator *after, const Accumulator *before, const Board *b, Move m);
-/* Returns the network's score of a position with accumulator acc, side `side` to move. */
-int nnue_evaluate(const Accumulator *acc, int side);
+/* Fills d with what the legal move m (or MOVE_NONE) changes in b, before it is made. */
+void nnue_delta(const Board *b, Move m, NetworkDelta *d);
+/* Computes into `after` the accumulator once the change d is made, from `before`. */
+void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelta *d);
+/* Returns the network's score of a position of b (its accumulator acc), for the side to move. */
+int nnue_evaluate(const Accumulator *acc, const Board *b);
 /* Returns the evaluation for the side to move from the network, with the knowledge the
  * network lacks (dead draws, mating a bare king, the fifty-move fade); acc is b's. */
 int eval_network(const Board *b, const Accumulator *acc);

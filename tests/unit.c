@@ -186,8 +186,10 @@ static int accumulators_agree(Board *b, const Accumulator *acc, int depth, char 
     gen_legal(b, &list, GEN_ALL);
     for (i = 0; i < list.count; i++) {
         Accumulator *child = &stack[depth];
+        NetworkDelta delta;
         Undo u;
-        nnue_update(child, acc, b, list.moves[i]);
+        nnue_delta(b, list.moves[i], &delta);
+        nnue_apply(child, acc, &delta);
         board_make(b, list.moves[i], &u);
         nnue_refresh(&fresh, b);
         if (memcmp(&fresh, child, sizeof fresh) != 0 || !accumulators_agree(b, child, depth - 1, where, size)) {

@@ -68,8 +68,9 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
 {
     char line[LINE_MAX_BYTES], why[300];
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    long number = 0;
-    int stopped = 0;
+    long number = 0, games = 0;
+    int stopped = 0, last_fullmove = 0, last_pieces = 0;
+    double last_result = -1;
     memset(count, 0, sizeof *count);
     if (!f) {
         snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
@@ -77,7 +78,7 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
     }
     while (!stopped && (limit <= 0 || number < limit) && fgets(line, sizeof line, f)) {
         Board b;
-        int score, too_long = strchr(line, '\n') == NULL && !feof(f);
+        int score, pieces, too_long = strchr(line, '\n') == NULL && !feof(f);
         double result;
         number++;
         if (too_long) {
@@ -96,7 +97,13 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
             continue;
         }
         count->good++;
-        stopped = visit(context, &b, score, result, count->lines % VALIDATION_EVERY == 0) != 0;
+        pieces = bit_count(b.occupied[WHITE] | b.occupied[BLACK]);
+        if (result != last_result || b.fullmove < last_fullmove || pieces > last_pieces)
+            games++;
+        last_result = result;
+        last_fullmove = b.fullmove;
+        last_pieces = pieces;
+        stopped = visit(context, &b, score, result, games % VALIDATION_EVERY == 0) != 0;
     }
     if (f != stdin)
         fclose(f);

@@ -8,7 +8,11 @@
 
 #include <stdio.h>
 
-/* Every VALIDATION_EVERY-th line of each file (the last of each ten) is held out. */
+/* Every VALIDATION_EVERY-th game of each file (the last of each ten) is held out, whole:
+ * the positions of one game are so alike that a held-out line beside its neighbours in
+ * training would measure memory, not judgement. A game is a run of lines with one RESULT
+ * whose move numbers never fall and whose pieces never grow in number (as datagen writes
+ * them); the lines of a shuffled file are then held out about one in ten. */
 enum { VALIDATION_EVERY = 10 };
 
 /* Called for each well-formed line: its position, SCORE (centipawns, white's view),

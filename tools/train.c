@@ -1,6 +1,7 @@
-/* tools/train.c: trains the evaluation network of extra.h (768 inputs per side, a clipped
- * hidden layer of NNUE_HIDDEN per side, one output) on labelled positions, and writes it,
- * quantized to int16, as tables/nnue.h.
+/* tools/train.c: trains the evaluation network of extra.h (768 inputs per side, a hidden
+ * layer of NNUE_HIDDEN per side clipped and squared, one output from one of NNUE_BUCKETS
+ * sets of weights chosen by the material) on labelled positions, and writes it, quantized
+ * to int16, as tables/nnue.h.
  *
  * The network and its training follow the efficiently updatable networks of Yu Nasu (2018)
  * in the simple "768 -> N x 2 -> 1" form of the bullet trainer and the engines trained with
@@ -24,14 +25,16 @@ enum { EXIT_USAGE = 2, MAX_INPUTS = 32 };
 /* The hand-written evaluation's fitted scale (tools/tune.c on the Stockfish data). */
 #define EVAL_K 0.00616
 /* Weights stay within +-WEIGHT_CLIP so that their int16 forms cannot overflow the
- * accumulator (32 inputs * 1.98 * NNUE_QA < 32767) nor the output sum. */
-#define WEIGHT_CLIP 1.98
+ * accumulator (32 inputs and the bias: 33 * 1.9 * NNUE_QA < 32767) nor an output half
+ * (256 * 1016 * 1.9 * NNUE_QB < 2^31). */
+#define WEIGHT_CLIP 1.9
 
 /* One position: its inputs from white's view (black's view follows by flipping). */
 typedef struct {
     uint32_t first;         /* its inputs in Trainer.inputs */
     uint8_t count;
     uint8_t side;           /* to move */
+    uint8_t bucket;         /* output bucket (nnue_bucket of count) */
     float score;            /* the data's SCORE, white's view */
     float result;           /* the game's result, white's view */
     float target;           /* side to move's view */
@@ -53,16 +56,16 @@ typedef struct {
     float value[2][NNUE_HIDDEN];
 } Hidden;
 
-/* The network in floats: hidden weights [input][hidden], output weights for the side to
- * move's half then the other's. */
+/* The network in floats: hidden weights [input][hidden], then for each output bucket the
+ * output weights of the side to move's half and the other's, and its bias. */
 typedef struct {
     float hidden_weight[NNUE_INPUTS * NNUE_HIDDEN];
     float hidden_bias[NNUE_HIDDEN];
-    float output_weight[2 * NNUE_HIDDEN];
-    float output_bias;
+    float output_weight[NNUE_BUCKETS * 2 * NNUE_HIDDEN];
+    float output_bias[NNUE_BUCKETS];
 } Network;
 
-enum { PARAMETERS = NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + 2 * NNUE_HIDDEN + 1 };
+enum { PARAMETERS = NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + NNUE_BUCKETS * (2 * NNUE_HIDDEN + 1) };
 
 typedef struct {
     SampleSet train, validation;
@@ -82,6 +85,9 @@ typedef struct {
     uint64_t seed;
     long limit;
     int mirror;             /* 1: each sample is mirrored a..h with probability 1/2 */
+    const char *save;       /* the float network, written after every epoch, or NULL */
+    const char *load;       /* a float network to start from instead of random weights, or NULL */
+    const char *check;      /* FENs whose float scores are printed at the end, or NULL */
 } Options;
 
 /* prototypes */
@@ -92,11 +98,15 @@ static double fit_k_data(const SampleSet *set);
 static void set_targets(SampleSet *set, double k_data, double lambda);
 static void network_init(Network *n, Random *r);
 static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in);
-static double forward(const Network *n, const Inputs *in, Hidden *hidden);
+static float clipped(float h);
+static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hidden);
 static double set_loss(const Trainer *t, const SampleSet *set, const Network *n);
-static void backward(const Network *n, Network *grad, const Inputs *in, const Hidden *hidden, double g);
+static void backward(const Network *n, Network *grad, const Inputs *in, int bucket, const Hidden *hidden, double g);
 static void adam_step(float *w, const float *g, float *m1, float *m2, long count, double rate, long step, double scale);
 static void train(Trainer *t, const Options *o, Network *n);
+static int save_floats(const Network *n, const char *path, char *err, size_t err_size);
+static int load_floats(Network *n, const char *path, char *err, size_t err_size);
+static int print_checks(Trainer *t, const Network *n, const char *path);
 static int quantize(double value, double factor);
 static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size);
 
@@ -105,10 +115,13 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
         "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--mirror 0|1]\n"
+        "             [--save NET] [--load NET] [--check FENS]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input) and writes it as a C table. Every tenth line is held out for\n"
         "validation. The target blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n"
-        "--mirror 1 shows each training position mirrored (files a..h reversed) half of the time.\n");
+        "--mirror 1 shows each training position mirrored (files a..h reversed) half of the time.\n"
+        "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
+        "from such a file, --check prints the float network's score of each FEN of a file at the end.\n");
 }
 
 static int parse_options(int argc, char **argv, Options *o)
@@ -151,6 +164,12 @@ static int parse_options(int argc, char **argv, Options *o)
             o->limit = strtol(value, &end, 10);
         else if (strcmp(key, "--mirror") == 0)
             o->mirror = (int)strtol(value, &end, 10);
+        else if (strcmp(key, "--save") == 0)
+            o->save = value;
+        else if (strcmp(key, "--load") == 0)
+            o->load = value;
+        else if (strcmp(key, "--check") == 0)
+            o->check = value;
         else {
             fprintf(stderr, "error: unknown option '%s' (see --help)\n", key);
             return 0;
@@ -202,6 +221,7 @@ static int add_position(void *context, const Board *b, int score, double result,
     t->input_count += count;
     s->count = (uint8_t)count;
     s->side = (uint8_t)b->side;
+    s->bucket = (uint8_t)nnue_bucket(count);
     s->score = (float)score;
     s->result = (float)result;
     s->target = 0;
@@ -249,9 +269,10 @@ static void network_init(Network *n, Random *r)
         n->hidden_weight[i] = (float)(0.1 * random_normal(r));
     for (i = 0; i < NNUE_HIDDEN; i++)
         n->hidden_bias[i] = 0;
-    for (i = 0; i < 2 * NNUE_HIDDEN; i++)
+    for (i = 0; i < NNUE_BUCKETS * 2 * NNUE_HIDDEN; i++)
         n->output_weight[i] = (float)(random_normal(r) / sqrt(2.0 * NNUE_HIDDEN));
-    n->output_bias = 0;
+    for (i = 0; i < NNUE_BUCKETS; i++)
+        n->output_bias[i] = 0;
 }
 
 /* Writes the inputs of s from the side to move's view and the other side's; with mirror,
@@ -270,24 +291,33 @@ static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in)
     }
 }
 
-/* Returns the output (centipawns / NNUE_SCALE) and leaves the hidden layers in hidden. */
-static double forward(const Network *n, const Inputs *in, Hidden *hidden)
+/* Returns the clipped hidden value: the square of this is the activation. */
+static float clipped(float h)
 {
-    double out = n->output_bias;
+    return h < 0 ? 0 : h > 1 ? 1 : h;
+}
+
+/* Returns the output (centipawns / NNUE_SCALE) of a position of output bucket `bucket`, and
+ * leaves the hidden layers in hidden. */
+static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hidden)
+{
+    double out = n->output_bias[bucket];
     int p, i, j;
     for (p = 0; p < 2; p++) {
-        float *h = hidden->value[p];
-        const float *w = n->output_weight + p * NNUE_HIDDEN;
+        float *restrict h = hidden->value[p];
+        const float *w = n->output_weight + (bucket * 2 + p) * NNUE_HIDDEN;
+        float sum = 0;
         memcpy(h, n->hidden_bias, sizeof(float) * NNUE_HIDDEN);
         for (i = 0; i < in->count; i++) {
-            const float *row = n->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
+            const float *restrict row = n->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
             for (j = 0; j < NNUE_HIDDEN; j++)
                 h[j] += row[j];
         }
         for (j = 0; j < NNUE_HIDDEN; j++) {
-            float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
-            out += a * w[j];
+            float a = clipped(h[j]);
+            sum += a * a * w[j];
         }
+        out += sum;
     }
     return out;
 }
@@ -303,7 +333,7 @@ static double set_loss(const Trainer *t, const SampleSet *set, const Network *n)
         const Sample *s = &set->samples[i];
         double p, e;
         gather(t, s, 0, &in);
-        p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, &hidden));
+        p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, s->bucket, &hidden));
         e = p - s->target;
         sum += e * e;
     }
@@ -311,22 +341,22 @@ static double set_loss(const Trainer *t, const SampleSet *set, const Network *n)
 }
 
 /* Adds the gradient of one position to grad, g being d loss / d output. */
-static void backward(const Network *n, Network *grad, const Inputs *in, const Hidden *hidden, double g)
+static void backward(const Network *n, Network *grad, const Inputs *in, int bucket, const Hidden *hidden, double g)
 {
     static float delta[NNUE_HIDDEN];
     int p, i, j;
-    grad->output_bias += (float)g;
+    grad->output_bias[bucket] += (float)g;
     for (p = 0; p < 2; p++) {
-        const float *h = hidden->value[p], *w = n->output_weight + p * NNUE_HIDDEN;
-        float *gw = grad->output_weight + p * NNUE_HIDDEN, gf = (float)g;
+        const float *h = hidden->value[p], *w = n->output_weight + (bucket * 2 + p) * NNUE_HIDDEN;
+        float *gw = grad->output_weight + (bucket * 2 + p) * NNUE_HIDDEN, gf = (float)g;
         for (j = 0; j < NNUE_HIDDEN; j++) {
-            float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
-            gw[j] += gf * a;
-            delta[j] = h[j] > 0 && h[j] < 1 ? gf * w[j] : 0;
+            float a = clipped(h[j]);
+            gw[j] += gf * a * a;
+            delta[j] = h[j] > 0 && h[j] < 1 ? 2 * a * gf * w[j] : 0;
             grad->hidden_bias[j] += delta[j];
         }
         for (i = 0; i < in->count; i++) {
-            float *row = grad->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
+            float *restrict row = grad->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
             for (j = 0; j < NNUE_HIDDEN; j++)
                 row[j] += delta[j];
         }
@@ -356,6 +386,7 @@ static void train(Trainer *t, const Options *o, Network *n)
     static Hidden hidden;
     Inputs in;
     Network *grad = calloc(3, sizeof(Network));
+    char err[400];
     long *order = malloc(sizeof(long) * (size_t)t->train.size), step = 0, j;
     int epoch;
     Random r;
@@ -367,7 +398,7 @@ static void train(Trainer *t, const Options *o, Network *n)
     for (j = 0; j < t->train.size; j++)
         order[j] = j;
     for (epoch = 1; epoch <= o->epochs; epoch++) {
-        double rate = o->rate * pow(0.05, o->epochs > 1 ? (double)(epoch - 1) / (o->epochs - 1) : 0);
+        double rate = o->rate * pow(0.05, o->epochs > 1 ? (double)(epoch - 1) / (o->epochs - 1) : 0), loss = 0;
         for (j = t->train.size - 1; j > 0; j--) {
             long other = (long)(random_next(&r) % (uint64_t)(j + 1)), tmp = order[j];
             order[j] = order[other];
@@ -380,21 +411,87 @@ static void train(Trainer *t, const Options *o, Network *n)
                 const Sample *s = &t->train.samples[order[q]];
                 double p, g;
                 gather(t, s, o->mirror && (random_next(&r) & 1), &in);
-                p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, &hidden));
+                p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, s->bucket, &hidden));
                 g = 2 * (p - s->target) * p * (1 - p) * EVAL_K * NNUE_SCALE;
-                backward(n, grad, &in, &hidden, g);
+                loss += (p - s->target) * (p - s->target);
+                backward(n, grad, &in, s->bucket, &hidden, g);
             }
             step++;
             /* the network is one array of floats: step it as one */
             adam_step((float *)n, (const float *)grad, (float *)(grad + 1), (float *)(grad + 2), PARAMETERS, rate, step,
                       (double)(end - j));
         }
-        printf("epoch %3d: training %.6f, validation %.6f (rate %.6f)\n", epoch, set_loss(t, &t->train, n),
-               set_loss(t, &t->validation, n), rate);
+        printf("epoch %3d: training %.6f (during the epoch), validation %.6f (rate %.6f)\n", epoch,
+               loss / (double)t->train.size, set_loss(t, &t->validation, n), rate);
+        if (o->save && !save_floats(n, o->save, err, sizeof err))
+            fprintf(stderr, "warning: %s\n", err);
         fflush(stdout);
     }
     free(grad);
     free(order);
+}
+
+/* The float network's file: a tag that names the layout, then the Network as it lies in memory. */
+static const char FLOAT_TAG[] = "boxer-network-768-256x2-screlu-8";
+
+static int save_floats(const Network *n, const char *path, char *err, size_t err_size)
+{
+    FILE *f = begin_output(path, err, err_size);
+    if (!f)
+        return 0;
+    if (fwrite(FLOAT_TAG, sizeof FLOAT_TAG, 1, f) != 1 || fwrite(n, sizeof *n, 1, f) != 1) {
+        snprintf(err, err_size, "cannot write %s", path);
+        abandon_output(f, path);
+        return 0;
+    }
+    return commit_output(f, path, err, err_size);
+}
+
+static int load_floats(Network *n, const char *path, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "rb");
+    char tag[sizeof FLOAT_TAG];
+    int ok;
+    if (!f) {
+        snprintf(err, err_size, "cannot read %s", path);
+        return 0;
+    }
+    ok = fread(tag, sizeof tag, 1, f) == 1 && memcmp(tag, FLOAT_TAG, sizeof tag) == 0 && fread(n, sizeof *n, 1, f) == 1;
+    fclose(f);
+    if (!ok)
+        snprintf(err, err_size, "%s is not a network of this layout (%s)", path, FLOAT_TAG);
+    return ok;
+}
+
+/* Prints "check FEN | SCORE" for each FEN of the file at path (a labelled line's FEN part
+ * will do): the float network's score, centipawns from white's view, which the engine's
+ * int16 network should give back within its rounding. */
+static int print_checks(Trainer *t, const Network *n, const char *path)
+{
+    static Hidden hidden;
+    char line[512], err[200];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "error: cannot read %s\n", path);
+        return 0;
+    }
+    while (fgets(line, sizeof line, f)) {
+        Board b;
+        Inputs in;
+        Sample *s;
+        double score;
+        line[strcspn(line, "|\r\n")] = '\0';
+        if (!board_from_fen(&b, line, err, sizeof err) || add_position(t, &b, 0, 0, 0) != 0)
+            continue;
+        /* borrow the end of the training set for a moment */
+        s = &t->train.samples[--t->train.size];
+        t->input_count -= s->count;
+        gather(t, s, 0, &in);
+        score = forward(n, &in, s->bucket, &hidden) * NNUE_SCALE;
+        printf("check %s | %.1f\n", line, b.side == WHITE ? score : -score);
+    }
+    fclose(f);
+    return 1;
 }
 
 static int quantize(double value, double factor)
@@ -413,17 +510,20 @@ static int write_network(const Network *n, const Options *o, const char *summary
                " * int16 as extra.h says. Generated by tools/train.c (`make train`) from positions labelled\n"
                " * by Stockfish 15.1 (GPL-3; its scores and game results are the training labels); do not\n"
                " * edit by hand.\n%s */\n", o->out, NNUE_INPUTS, NNUE_HIDDEN, summary);
-    fprintf(f, "#define NNUE_TABLE_HIDDEN %d\n", NNUE_HIDDEN);
+    fprintf(f, "#define NNUE_TABLE_HIDDEN %d\n#define NNUE_TABLE_BUCKETS %d\n", NNUE_HIDDEN, NNUE_BUCKETS);
     fprintf(f, "static const int16_t NNUE_HIDDEN_WEIGHTS[%d * %d] = {\n", NNUE_INPUTS, NNUE_HIDDEN);
     for (i = 0; i < NNUE_INPUTS * NNUE_HIDDEN; i++)
         fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->hidden_weight[i], NNUE_QA), i % 16 == 15 ? "\n" : "");
     fprintf(f, "};\nstatic const int16_t NNUE_HIDDEN_BIASES[%d] = {\n", NNUE_HIDDEN);
     for (i = 0; i < NNUE_HIDDEN; i++)
         fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->hidden_bias[i], NNUE_QA), i % 16 == 15 ? "\n" : "");
-    fprintf(f, "};\nstatic const int16_t NNUE_OUTPUT_WEIGHTS[2 * %d] = {\n", NNUE_HIDDEN);
-    for (i = 0; i < 2 * NNUE_HIDDEN; i++)
+    fprintf(f, "};\nstatic const int16_t NNUE_OUTPUT_WEIGHTS[%d * 2 * %d] = {\n", NNUE_BUCKETS, NNUE_HIDDEN);
+    for (i = 0; i < NNUE_BUCKETS * 2 * NNUE_HIDDEN; i++)
         fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->output_weight[i], NNUE_QB), i % 16 == 15 ? "\n" : "");
-    fprintf(f, "};\nstatic const int32_t NNUE_OUTPUT_BIAS = %d;\n", quantize(n->output_bias, (double)NNUE_QA * NNUE_QB));
+    fprintf(f, "};\nstatic const int32_t NNUE_OUTPUT_BIASES[%d] = {\n   ", NNUE_BUCKETS);
+    for (i = 0; i < NNUE_BUCKETS; i++)
+        fprintf(f, " %d,", quantize(n->output_bias[i], NNUE_QB));
+    fprintf(f, "\n};\n");
     if (ferror(f)) {
         snprintf(err, err_size, "cannot write %s", o->out);
         abandon_output(f, o->out);
@@ -461,6 +561,10 @@ int main(int argc, char **argv)
     set_targets(&t.validation, k_data, o.lambda);
     random_seed(&r, o.seed);
     network_init(&n, &r);
+    if (o.load && !load_floats(&n, o.load, err, sizeof err)) {
+        fprintf(stderr, "error: %s\n", err);
+        return 1;
+    }
     before[0] = set_loss(&t, &t.train, &n);
     before[1] = set_loss(&t, &t.validation, &n);
     printf("%ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d hidden per side\n",
@@ -483,5 +587,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("wrote %s\n", o.out);
+    if (o.check && !print_checks(&t, &n, o.check))
+        return 1;
     return 0;
 }
