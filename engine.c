@@ -653,19 +653,25 @@ typedef struct {
 } MatchTally;
 
 /* datagen: its options. Its games are adjudicated as ../shared/datagen adjudicates them. */
-enum { DATAGEN_GAMES_MAX = 100000000, DATAGEN_PROGRESS_GAMES = 100 };
+enum { DATAGEN_GAMES_MAX = 100000000, DATAGEN_PROGRESS_GAMES = 100, DATAGEN_SAMPLE_MAX = 1000 };
+/* the rescoring engine answers a position within 5 s plus its nodes at 50 k nodes a second */
+enum { DATAGEN_RESCORE_WAIT_MS = 5000, DATAGEN_RESCORE_NODES_PER_SECOND = 50000 };
 enum { DATAGEN_RANDOM_PLIES = 6, DATAGEN_RANDOM_PLIES_SPAN = 4 };    /* 6 to 9 random plies first */
 enum { DATAGEN_MIN_PLY = 8 };                                         /* no position kept before it */
 enum { DATAGEN_WIN_SCORE = 1000, DATAGEN_WIN_PLIES = 6 };             /* a win: beyond 1000 cp for 6 plies */
 enum { DATAGEN_DRAW_SCORE = 10, DATAGEN_DRAW_PLIES = 16, DATAGEN_DRAW_AFTER = 100 }; /* a draw: within 10 cp for 16 plies after ply 100 */
-/* mixes the game's number into the seed */
+/* mixes the game's number into the seed; sets the sampling generator apart from the game's */
 #define DATAGEN_GAME_MIX UINT64_C(0xD1B54A32D192ED03)
+#define DATAGEN_SAMPLE_MIX UINT64_C(0x8CB92BA72F3D8DD7)
 typedef struct {
     int games;
     long long nodes;        /* about this many a move: drawn from 0.75 to 1.25 times it */
     uint64_t seed;
     const char *out;        /* the file, or NULL for stdout */
     const char *openings;   /* a FEN/EPD file, or NULL for the start position */
+    int sample;             /* keep about one quiet position in `sample` (1: every one) */
+    const char *rescore;    /* a UCI engine that scores the kept positions instead, or NULL */
+    long long rescore_nodes;/* its nodes a position */
 } DatagenOptions;
 
 /* prototypes */
@@ -728,7 +734,9 @@ static void poll_input(Search *s);
 static int run_match(int argc, char **argv);
 static int run_datagen(int argc, char **argv);
 static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
-static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
+static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, Child *rescorer, FILE *out);
+static int datagen_rescorer_start(Child *c, const char *command);
+static int datagen_rescore(Child *c, const char *fen, long long nodes, int *white);
 static void datagen_play(MatchGame *g, Board *b, uint64_t *keys, Move m);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
 static int match_load_openings(const char *path, Board **openings, int *count);
@@ -2717,9 +2725,14 @@ static int run_datagen(int argc, char **argv)
     char tmp[4096];
     long long positions = 0;
     double start = clock_now();
+    Child rescorer;
+    char how[100];
     int count = 0, g, status = datagen_parse_options(argc, argv, &opt);
+    rescorer.pid = 0;
     if (status == 0 && opt.openings)
         status = match_load_openings(opt.openings, &openings, &count);
+    if (status == 0 && opt.rescore && !datagen_rescorer_start(&rescorer, opt.rescore))
+        status = EXIT_FAILURE;
     if (status == 0 && opt.out) {
         snprintf(tmp, sizeof tmp, "%s.tmp", opt.out);
         if (!(out = fopen(tmp, "w"))) {
@@ -2728,7 +2741,13 @@ static int run_datagen(int argc, char **argv)
         }
     }
     for (g = 0; status == 0 && g < opt.games; g++) {
-        positions += datagen_game(&opt, openings, count, g, out);
+        int kept = datagen_game(&opt, openings, count, g, opt.rescore ? &rescorer : NULL, out);
+        if (kept < 0) {
+            fprintf(stderr, "error: datagen: the rescoring engine stopped answering\n");
+            status = EXIT_FAILURE;
+            break;
+        }
+        positions += kept;
         if ((g + 1) % DATAGEN_PROGRESS_GAMES == 0 || g + 1 == opt.games)
             fprintf(stderr, "datagen: %d/%d games, %lld positions, %.1f s\n", g + 1, opt.games, positions, clock_now() - start);
     }
@@ -2743,6 +2762,7 @@ static int run_datagen(int argc, char **argv)
             status = EXIT_FAILURE;
         }
     }
+    child_stop(&rescorer, how, sizeof how);
     free(openings);
     return status;
 }
@@ -2750,7 +2770,7 @@ static int run_datagen(int argc, char **argv)
 /* Reads datagen's options into opt; returns 0, or EXIT_USAGE after one error line. */
 static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
 {
-    long long games = 0, seed = -1;
+    long long games = 0, seed = -1, sample = 1;
     int i;
     memset(opt, 0, sizeof *opt);
     for (i = 2; i < argc; i += 2) {
@@ -2766,6 +2786,12 @@ static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
             opt->out = value;
         else if (ok && strcmp(key, "--openings") == 0)
             opt->openings = value;
+        else if (ok && strcmp(key, "--sample") == 0)
+            ok = parse_count(value, DATAGEN_SAMPLE_MAX, &sample);
+        else if (ok && strcmp(key, "--rescore") == 0)
+            opt->rescore = value;
+        else if (ok && strcmp(key, "--rescore-nodes") == 0)
+            ok = parse_count(value, (long long)1e9, &opt->rescore_nodes);
         else
             ok = 0;
         if (!ok) {
@@ -2775,29 +2801,34 @@ static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
     }
     opt->games = (int)games;
     opt->seed = (uint64_t)seed;
-    if (!opt->games || !opt->nodes || seed < 0) {
-        fprintf(stderr, "error: usage: engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n");
+    opt->sample = (int)sample;
+    if (!opt->games || !opt->nodes || seed < 0 || !opt->sample || (opt->rescore != NULL) != (opt->rescore_nodes > 0)) {
+        fprintf(stderr, "error: usage: engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE] "
+                        "[--sample K] [--rescore COMMAND --rescore-nodes N]\n");
         return EXIT_USAGE;
     }
     return 0;
 }
 
-/* Plays game `number` of the run and writes its kept positions to out; returns how many. The
- * game's generator, seeded by the seed and number, picks the opening (the start position
- * without a file), 6 to 9 random plies (a game they end is dropped) and each move's nodes;
- * then our search plays both sides, its table kept for the game, as in a UCI game. A position
- * is kept when quiet: not in check, the move chosen neither a capture nor a promotion, its
- * score not a mate, at ply 8 or later. Adjudicated as ../shared/datagen: a win once |score|
- * stays beyond 1000 cp for 6 plies, a draw after ply 100 once it stays within 10 cp for 16. */
-static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out)
+/* Plays game `number` of the run and writes its kept positions to out; returns how many, or
+ * -1 when the rescoring engine fails. The game's generator, seeded by the seed and number,
+ * picks the opening (the start position without a file), 6 to 9 random plies (a game they end
+ * is dropped), each move's nodes and, with a sample of K, one quiet position in about K; then
+ * our search plays both sides, its table kept for the game, as in a UCI game. A position is
+ * kept when quiet: not in check, the move chosen neither a capture nor a promotion, its score
+ * not a mate, at ply 8 or later. Adjudicated as ../shared/datagen: a win once |score| stays
+ * beyond 1000 cp for 6 plies, a draw after ply 100 once it stays within 10 cp for 16. With a
+ * rescorer, its score replaces ours (a position it scores as a mate is dropped). */
+static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, Child *rescorer, FILE *out)
 {
     static MatchGame game;
     static uint64_t keys[MATCH_MAX_PLIES + 1];
     static char fens[MATCH_MAX_PLIES][FEN_MAX];
     static int scores[MATCH_MAX_PLIES];
     uint64_t state = opt->seed ^ ((uint64_t)number * DATAGEN_GAME_MIX);
+    uint64_t sample_state = state ^ DATAGEN_SAMPLE_MIX;  /* its own stream: the game is the same with any sample */
     Board board;
-    int kept = 0, random_plies, win_streak = 0, draw_streak = 0, i;
+    int kept = 0, written, random_plies, win_streak = 0, draw_streak = 0, i;
     const char *result;
     if (count)
         board = openings[random_next(&state) % (uint64_t)count];
@@ -2825,7 +2856,8 @@ static int datagen_game(const DatagenOptions *opt, const Board *openings, int co
         m = game_search(&board, keys, game.ply_count + 1, &limits, game.ply_count == random_plies, &score, &depth);
         white = board.side == WHITE ? score : -score;
         if (depth > 0 && !board_in_check(&board) && !move_is_capture(&board, m) && move_kind(m) != KIND_PROMOTION
-            && abs(score) < SCORE_MATE_BOUND && game.ply_count >= DATAGEN_MIN_PLY) {
+            && abs(score) < SCORE_MATE_BOUND && game.ply_count >= DATAGEN_MIN_PLY
+            && (opt->sample == 1 || random_next(&sample_state) % (uint64_t)opt->sample == 0)) {
             board_to_fen(&board, fens[kept]);
             scores[kept++] = white;
         }
@@ -2842,9 +2874,63 @@ static int datagen_game(const DatagenOptions *opt, const Board *openings, int co
         datagen_play(&game, &board, keys, m);
     }
     result = strcmp(game.result, "1-0") == 0 ? "1.0" : strcmp(game.result, "0-1") == 0 ? "0.0" : "0.5";
-    for (i = 0; i < kept; i++)
-        fprintf(out, "%s | %d | %s\n", fens[i], scores[i], result);
-    return kept;
+    for (i = 0, written = 0; i < kept; i++) {
+        int rescored = rescorer ? datagen_rescore(rescorer, fens[i], opt->rescore_nodes, &scores[i]) : 1;
+        if (rescored < 0)
+            return -1;
+        if (rescored == 1) {
+            fprintf(out, "%s | %d | %s\n", fens[i], scores[i], result);
+            written++;
+        }
+    }
+    return written;
+}
+
+/* Starts the rescoring engine and waits for its uciok and readyok; returns 1, or 0 after an
+ * error line. */
+static int datagen_rescorer_start(Child *c, const char *command)
+{
+    char line[MATCH_LINE], err[200];
+    double deadline = clock_now() + MATCH_HANDSHAKE_MS / 1000.0;
+    int r = 0;
+    snprintf(line, sizeof line, "exec %.4000s", command);
+    if (!child_start(c, line, err, sizeof err)) {
+        fprintf(stderr, "error: datagen: cannot start the rescoring engine: %s\n", err);
+        return 0;
+    }
+    child_send(c, "uci");
+    while ((r = child_read_line(c, line, sizeof line, deadline)) == 1 && strcmp(line, "uciok") != 0)
+        ;
+    child_send(c, "isready");
+    while (r == 1 && (r = child_read_line(c, line, sizeof line, deadline)) == 1 && strcmp(line, "readyok") != 0)
+        ;
+    if (r != 1)
+        print_line(stderr, "error: datagen: '%.200s' does not speak UCI (no uciok and readyok)", command);
+    return r == 1;
+}
+
+/* Asks the rescoring engine for its score of the position fen at `nodes` nodes, into white
+ * (centipawns, white's view); returns 1, 0 for a mate score, or -1 when it does not answer. */
+static int datagen_rescore(Child *c, const char *fen, long long nodes, int *white)
+{
+    char line[MATCH_LINE];
+    double deadline = clock_now() + DATAGEN_RESCORE_WAIT_MS / 1000.0 + (double)nodes / DATAGEN_RESCORE_NODES_PER_SECOND;
+    int score = 0, found = 0, r;
+    snprintf(line, sizeof line, "position fen %.*s", FEN_MAX, fen);
+    child_send(c, line);
+    snprintf(line, sizeof line, "go nodes %lld", nodes);
+    child_send(c, line);
+    while ((r = child_read_line(c, line, sizeof line, deadline)) == 1 && strncmp(line, "bestmove", 8) != 0) {
+        const char *at = strncmp(line, "info ", 5) == 0 ? strstr(line, " score ") : NULL;
+        if (at && sscanf(at, " score cp %d", &score) == 1)
+            found = 1;
+        else if (at && strncmp(at, " score mate", 11) == 0)
+            found = 0;
+    }
+    if (r != 1)
+        return -1;
+    *white = strstr(fen, " w ") ? score : -score;
+    return found;
 }
 
 /* Plays m in the game: the move recorded, the board moved on, its key kept. */

@@ -43,6 +43,23 @@ printf '# one opening\nrnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 
 "$ENGINE" datagen --games 1 --nodes 300 --seed 1 --openings "$tmp/openings.epd" >"$tmp/open" 2>/dev/null; status=$?
 check "--openings exits 0 with lines (status $status)" [ $status -eq 0 ] && [ -s "$tmp/open" ]
 
+# --sample K keeps about one position in K; --rescore scores the kept positions with another
+# UCI engine (here our own, at fixed nodes, so that the lines repeat).
+"$ENGINE" datagen --games 2 --nodes 500 --seed 7 --sample 3 >"$tmp/s" 2>/dev/null; status=$?
+check "--sample 3 exits 0 with fewer lines ($(wc -l <"$tmp/s") of $(wc -l <"$tmp/a"))" \
+  [ $status -eq 0 ] && [ -s "$tmp/s" ] && [ "$(wc -l <"$tmp/s")" -lt "$(wc -l <"$tmp/a")" ]
+check "--sample 3 keeps lines of the full run" bash -c "[ -z \"\$(comm -23 <(sort '$tmp/s') <(sort '$tmp/a'))\" ]"
+rescore=(datagen --games 2 --nodes 500 --seed 7 --rescore "$ENGINE" --rescore-nodes 300)
+"$ENGINE" "${rescore[@]}" >"$tmp/r1" 2>"$tmp/rerr"; status=$?
+"$ENGINE" "${rescore[@]}" >"$tmp/r2" 2>/dev/null
+check "--rescore exits 0 with lines (status $status, $(cat "$tmp/rerr"))" [ $status -eq 0 ] && [ -s "$tmp/r1" ]
+check "--rescore: the same seed gives the same lines" cmp -s "$tmp/r1" "$tmp/r2"
+check "--rescore keeps the positions and results, with other scores" \
+  bash -c "diff <(cut -d'|' -f1,3 '$tmp/r1') <(cut -d'|' -f1,3 '$tmp/a') >/dev/null && ! cmp -s '$tmp/r1' '$tmp/a'"
+"$ENGINE" datagen --games 1 --nodes 300 --seed 1 --rescore "$tmp/none" --rescore-nodes 100 >"$tmp/out" 2>"$tmp/err"; status=$?
+check "--rescore with no engine: status 1 and one error line ($status, $(cat "$tmp/err"))" \
+  [ "$status $(grep -c '^error: ' "$tmp/err")" = "1 1" ]
+
 # Bad arguments: status 2, one error line, nothing on stdout.
 expect_usage() {
   "$ENGINE" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; local got=$?
@@ -60,6 +77,9 @@ expect_usage datagen --games 2 --nodes 500 --seed 1 --colour white
 expect_usage datagen --games 2 --nodes 500 --seed 1 --out
 expect_usage datagen --games 2 --nodes 500 --seed 1 --out "$tmp/no/such/dir/file"
 expect_usage datagen --games 2 --nodes 500 --seed 1 --openings "$tmp/none.epd"
+expect_usage datagen --games 2 --nodes 500 --seed 1 --sample 0
+expect_usage datagen --games 2 --nodes 500 --seed 1 --rescore "$ENGINE"
+expect_usage datagen --games 2 --nodes 500 --seed 1 --rescore-nodes 100
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

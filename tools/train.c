@@ -67,6 +67,19 @@ typedef struct {
 
 enum { PARAMETERS = NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + NNUE_BUCKETS * (2 * NNUE_HIDDEN + 1) };
 
+/* Shared components of the hidden weights, learned alongside them (a factorizer): each
+ * input's row of weights moves with its own gradient and with those of the groups it
+ * belongs to, its piece (colour and type, any square), its piece on its rank and its piece
+ * on its file. An input seen in few positions so takes most of its weights from what all
+ * its piece's inputs teach, and the network's form is unchanged. */
+enum { PIECE_GROUPS = 12, FACTORS = PIECE_GROUPS * (1 + 8 + 8) };
+typedef struct {
+    float weight[FACTORS * NNUE_HIDDEN];
+    float gradient[FACTORS * NNUE_HIDDEN];
+    float moment1[FACTORS * NNUE_HIDDEN], moment2[FACTORS * NNUE_HIDDEN];
+    float before[FACTORS * NNUE_HIDDEN];
+} Factors;
+
 typedef struct {
     SampleSet train, validation;
     uint16_t *inputs;
@@ -85,6 +98,7 @@ typedef struct {
     uint64_t seed;
     long limit;
     int mirror;             /* 1: each sample is mirrored a..h with probability 1/2 */
+    int factorize;          /* 1: learn shared piece, rank and file components (Factors) */
     const char *save;       /* the float network, written after every epoch, or NULL */
     const char *load;       /* a float network to start from instead of random weights, or NULL */
     const char *check;      /* FENs whose float scores are printed at the end, or NULL */
@@ -103,6 +117,8 @@ static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hi
 static double set_loss(const Trainer *t, const SampleSet *set, const Network *n);
 static void backward(const Network *n, Network *grad, const Inputs *in, int bucket, const Hidden *hidden, double g);
 static void adam_step(float *w, const float *g, float *m1, float *m2, long count, double rate, long step, double scale);
+static int factor_of(int input, int kind);
+static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale);
 static void train(Trainer *t, const Options *o, Network *n);
 static int save_floats(const Network *n, const char *path, char *err, size_t err_size);
 static int load_floats(Network *n, const char *path, char *err, size_t err_size);
@@ -115,11 +131,13 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
         "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--mirror 0|1]\n"
-        "             [--save NET] [--load NET] [--check FENS]\n"
+        "             [--factorize 0|1] [--save NET] [--load NET] [--check FENS]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input) and writes it as a C table. Every tenth line is held out for\n"
         "validation. The target blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n"
         "--mirror 1 shows each training position mirrored (files a..h reversed) half of the time.\n"
+        "--factorize 1 (the default) also learns each piece's weights shared by all its squares, its\n"
+        "rank and its file, which rarely seen inputs inherit.\n"
         "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
         "from such a file, --check prints the float network's score of each FEN of a file at the end.\n");
 }
@@ -134,6 +152,7 @@ static int parse_options(int argc, char **argv, Options *o)
     o->rate = 0.001;
     o->lambda = 0.3;
     o->seed = 1;
+    o->factorize = 1;
     for (i = 1; i < argc; i++) {
         const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -164,6 +183,8 @@ static int parse_options(int argc, char **argv, Options *o)
             o->limit = strtol(value, &end, 10);
         else if (strcmp(key, "--mirror") == 0)
             o->mirror = (int)strtol(value, &end, 10);
+        else if (strcmp(key, "--factorize") == 0)
+            o->factorize = (int)strtol(value, &end, 10);
         else if (strcmp(key, "--save") == 0)
             o->save = value;
         else if (strcmp(key, "--load") == 0)
@@ -379,6 +400,42 @@ static void adam_step(float *w, const float *g, float *m1, float *m2, long count
     }
 }
 
+/* Returns the factor of kind 0 (piece), 1 (piece and rank) or 2 (piece and file) that an
+ * input belongs to. */
+static int factor_of(int input, int kind)
+{
+    int piece = input / 64, sq = input % 64;
+    return kind == 0 ? piece : kind == 1 ? PIECE_GROUPS + piece * 8 + square_rank(sq)
+                                         : PIECE_GROUPS * 9 + piece * 8 + square_file(sq);
+}
+
+/* Steps the factors by Adam on their gradients (the sums of their inputs' gradients in grad)
+ * and moves every input's weights by what its three factors moved, after the network's own
+ * step, keeping them within +-WEIGHT_CLIP. */
+static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale)
+{
+    int input, kind, j;
+    memset(f->gradient, 0, sizeof f->gradient);
+    for (input = 0; input < NNUE_INPUTS; input++)
+        for (kind = 0; kind < 3; kind++) {
+            float *g = f->gradient + factor_of(input, kind) * NNUE_HIDDEN;
+            const float *from = grad->hidden_weight + input * NNUE_HIDDEN;
+            for (j = 0; j < NNUE_HIDDEN; j++)
+                g[j] += from[j];
+        }
+    memcpy(f->before, f->weight, sizeof f->before);
+    adam_step(f->weight, f->gradient, f->moment1, f->moment2, FACTORS * NNUE_HIDDEN, rate, step, scale);
+    for (input = 0; input < NNUE_INPUTS; input++)
+        for (kind = 0; kind < 3; kind++) {
+            int factor = factor_of(input, kind) * NNUE_HIDDEN;
+            float *w = n->hidden_weight + input * NNUE_HIDDEN;
+            for (j = 0; j < NNUE_HIDDEN; j++) {
+                float value = w[j] + f->weight[factor + j] - f->before[factor + j];
+                w[j] = value > WEIGHT_CLIP ? (float)WEIGHT_CLIP : value < -WEIGHT_CLIP ? (float)-WEIGHT_CLIP : value;
+            }
+        }
+}
+
 /* Mini-batch Adam over the training set; the rate falls geometrically to a twentieth.
  * Prints both losses after every epoch. */
 static void train(Trainer *t, const Options *o, Network *n)
@@ -386,11 +443,12 @@ static void train(Trainer *t, const Options *o, Network *n)
     static Hidden hidden;
     Inputs in;
     Network *grad = calloc(3, sizeof(Network));
+    Factors *factors = calloc(1, sizeof(Factors));
     char err[400];
     long *order = malloc(sizeof(long) * (size_t)t->train.size), step = 0, j;
     int epoch;
     Random r;
-    if (!grad || !order) {
+    if (!grad || !order || !factors) {
         fprintf(stderr, "error: out of memory for the gradients\n");
         exit(1);
     }
@@ -420,6 +478,8 @@ static void train(Trainer *t, const Options *o, Network *n)
             /* the network is one array of floats: step it as one */
             adam_step((float *)n, (const float *)grad, (float *)(grad + 1), (float *)(grad + 2), PARAMETERS, rate, step,
                       (double)(end - j));
+            if (o->factorize)
+                factors_step(factors, n, grad, rate, step, (double)(end - j));
         }
         printf("epoch %3d: training %.6f (during the epoch), validation %.6f (rate %.6f)\n", epoch,
                loss / (double)t->train.size, set_loss(t, &t->validation, n), rate);
@@ -428,6 +488,7 @@ static void train(Trainer *t, const Options *o, Network *n)
         fflush(stdout);
     }
     free(grad);
+    free(factors);
     free(order);
 }
 
