@@ -909,6 +909,9 @@ static int parse_decimal(const char *s, const char **end, double *out)
     return digits > 0 && value <= 1e6;
 }
 
+#ifndef ENGINE_NO_MAIN
+/* The program: UCI without arguments, else a subcommand or the one-shot call. Left out when
+ * built with -DENGINE_NO_MAIN (the tests that include this file bring their own main). */
 int main(int argc, char **argv)
 {
     Limits limits;
@@ -990,6 +993,7 @@ int main(int argc, char **argv)
         return run_one_shot(argv[i], argv[i + 1], seconds, &limits);
     }
 }
+#endif
 
 static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits)
 {
@@ -1153,8 +1157,10 @@ static int decide(const char *fen, const char *moves, double seconds, Limits *li
     if (legal_count == 0) {
         if (all.count == 0)
             snprintf(err, err_size, "no move is legal: the position is %s", board_in_check(&board) ? "checkmate" : "stalemate");
-        else
-            snprintf(err, err_size, "no token of the move list is a legal move in this position; %s", warning);
+        else { /* the ignored tokens, as many as fit */
+            snprintf(err, err_size, "no token of the move list is a legal move in this position; ");
+            strncat(err, warning, err_size - strlen(err) - 1);
+        }
         return EXIT_BAD_MOVES;
     }
     best = decide_search(&board, legal, legal_count, NULL, 0, seconds, limits);

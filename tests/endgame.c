@@ -1,10 +1,9 @@
 /* tests/endgame.c: the engine, playing both sides with a fixed node budget per move
  * through the one-shot decision, mates a lone king with K+Q, K+R and K+B+N within the
- * fifty-move rule. Built together with engine.c (its main renamed) so that it calls the
- * same decide() as the command line. Ends with "N passed, N failed". */
-#define main engine_main
+ * fifty-move rule. Built together with engine.c (its main left out by ENGINE_NO_MAIN) so
+ * that it calls the same decide() as the command line. Ends with "N passed, N failed". */
+#define ENGINE_NO_MAIN
 #include "../engine.c"
-#undef main
 
 int main(int argc, char **argv);
 

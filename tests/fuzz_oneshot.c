@@ -5,10 +5,8 @@
  * status 0, 3 or 4; an index names a token that is a legal move, its first listing; the
  * warning is printable. Built with -DFUZZ_REPLAY it runs the files it is given once each
  * instead (tests/robust.sh replays tests/fuzz-corpus/ that way, without libFuzzer). */
-#define main engine_main
-int main(int argc, char **argv);
+#define ENGINE_NO_MAIN /* engine.c without its main: this file brings its own */
 #include "../engine.c"
-#undef main
 
 enum { FUZZ_NODES = 1000 };
 

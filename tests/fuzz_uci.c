@@ -8,10 +8,8 @@
  * output line is printable and that each search answers exactly one bestmove. Built with
  * -DFUZZ_REPLAY it runs the files it is given once each (tests/robust.sh replays
  * tests/fuzz-corpus/ that way, without libFuzzer). */
-#define main engine_main
-int main(int argc, char **argv);
+#define ENGINE_NO_MAIN /* engine.c without its main: this file brings its own */
 #include "../engine.c"
-#undef main
 
 #include <stdint.h>
 
