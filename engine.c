@@ -779,7 +779,6 @@ static int see(const Board *b, Move m);
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
 static Move picker_next(MovePicker *mp, int *score);
 static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
-static int is_repetition(const Search *s);
 static int qsearch(Search *s, int alpha, int beta, int ply);
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
 static int search_root(Search *s, int alpha, int beta, int depth);
@@ -1156,7 +1155,7 @@ static int decide(const char *fen, const char *moves, double seconds, Limits *li
     }
     if (legal_count == 0) {
         if (all.count == 0)
-            snprintf(err, err_size, "no move is legal: the position is %s", board_in_check(&board) ? "checkmate" : "stalemate");
+            snprintf(err, err_size, "no move is legal: the position is %s", game_status_name(board_status(&board, NULL, 0)));
         else { /* the ignored tokens, as many as fit */
             snprintf(err, err_size, "no token of the move list is a legal move in this position; ");
             strncat(err, warning, err_size - strlen(err) - 1);
@@ -2465,24 +2464,15 @@ static uint64_t random_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* Returns 1 and records the result if the game is over: checkmate, stalemate, insufficient
- * material, threefold repetition (keys holds every position of the game), fifty moves, or
- * MATCH_MAX_PLIES plies (adjudicated a draw). */
+/* Returns 1 and records the result if the game is over: by the rules (board_status, keys
+ * holding every position of the game), or after MATCH_MAX_PLIES plies (adjudicated a draw). */
 static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g)
 {
-    MoveList list;
-    int i, seen = 0, in_check = board_in_check(b);
-    for (i = g->ply_count; i >= 0 && i >= g->ply_count - b->halfmove; i -= 2)
-        seen += keys[i] == b->key;
-    if (gen_legal(b, &list, GEN_ALL) == 0)
-        return match_end(g, in_check ? (b->side == WHITE ? "0-1" : "1-0") : "1/2-1/2", "normal",
-                         in_check ? "checkmate" : "stalemate");
-    if (eval_insufficient_material(b))
-        return match_end(g, "1/2-1/2", "normal", "insufficient material");
-    if (seen >= 3)
-        return match_end(g, "1/2-1/2", "normal", "threefold repetition");
-    if (b->halfmove >= 100)
-        return match_end(g, "1/2-1/2", "normal", "fifty-move rule");
+    GameStatus status = board_status(b, keys, g->ply_count + 1);
+    if (status == STATUS_CHECKMATE)
+        return match_end(g, b->side == WHITE ? "0-1" : "1-0", "normal", game_status_name(status));
+    if (status != STATUS_PLAY)
+        return match_end(g, "1/2-1/2", "normal", game_status_name(status));
     if (g->ply_count >= MATCH_MAX_PLIES)
         return match_end(g, "1/2-1/2", "adjudication", "ply limit reached");
     return 0;
@@ -3062,19 +3052,6 @@ static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, i
     return m;
 }
 
-/* Returns 1 if the current position occurred before since the last irreversible move. */
-static int is_repetition(const Search *s)
-{
-    int i, stop = s->key_count - 1 - s->board.halfmove;
-    uint64_t key = s->board.key;
-    if (stop < 0)
-        stop = 0;
-    for (i = s->key_count - 3; i >= stop; i -= 2)
-        if (s->keys[i] == key)
-            return 1;
-    return 0;
-}
-
 static void push_move(Search *s, Move m, Undo *u, int ply)
 {
     s->move_stack[ply] = m;
@@ -3112,7 +3089,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
         return 0;
     if (ply >= MAX_PLY)
         return eval_position(b, NULL);
-    if (b->halfmove >= 100 || eval_insufficient_material(b) || is_repetition(s))
+    if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
         return SCORE_DRAW;
 
     entry = tt_probe(s->tt, b->key, &hit);
@@ -3185,12 +3162,6 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
     }
 }
 
-static int has_non_pawn_material(const Board *b, int side)
-{
-    return (b->pieces[make_piece(side, KNIGHT)] | b->pieces[make_piece(side, BISHOP)]
-            | b->pieces[make_piece(side, ROOK)] | b->pieces[make_piece(side, QUEEN)]) != 0;
-}
-
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node)
 {
     Board *b = &s->board;
@@ -3201,6 +3172,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE, quiets[MAX_MOVES];
     int hit, in_check, eval, best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0;
     int old_alpha = alpha, improving, order, tt_depth = 0, tt_bound = BOUND_NONE, tt_score = 0;
+    int pieces; /* the side to move has more than pawns: no zugzwang feared */
 
     /* Step 1. Leaves go to the quiescence search. */
     if (depth <= 0)
@@ -3213,7 +3185,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
     /* Step 2. Draws by rule, and mate distance pruning. */
     if (ply > 0) {
-        if (b->halfmove >= 100 || eval_insufficient_material(b) || is_repetition(s))
+        /* a position seen once before is a draw: the side that can repeat it can do so again */
+        if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
             return SCORE_DRAW;
         if (ply >= MAX_PLY)
             return eval_position(b, NULL);
@@ -3240,6 +3213,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
     /* Step 4. Static evaluation. */
     in_check = board_in_check(b);
+    pieces = eval_non_pawn_material(b, b->side) > 0;
     if (in_check) {
         eval = s->eval_stack[ply] = -SCORE_INF;
         improving = 0;
@@ -3258,7 +3232,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
         /* Step 6. Null move pruning, not in pawn endings (zugzwang). */
         if (depth >= 3 && eval >= beta && s->move_stack[ply - 1 >= 0 ? ply - 1 : 0] != MOVE_NONE
-            && has_non_pawn_material(b, b->side) && ply > 0) {
+            && pieces && ply > 0) {
             Undo u;
             int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             push_move(s, MOVE_NONE, &u, ply);
@@ -3287,7 +3261,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         int new_depth = depth - 1, gives_check, r = 0;
 
         /* Step 9. Prune late quiet moves and losing captures at low depth, never checks. */
-        if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && has_non_pawn_material(b, b->side)) {
+        if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && pieces) {
             int prune = 0;
             if (quiet && !pv_node && depth <= 8 && quiet_count >= (3 + depth * depth) / (2 - improving))
                 prune = 1;
@@ -3715,7 +3689,7 @@ static char web_out[WEB_BUFFER]; /* results, and whatever the engine printed */
 static size_t web_used;          /* bytes of web_out in use, always below WEB_BUFFER */
 
 static const char *web_error(const char *reason);
-static const char *web_status(const Board *b, int move_count, int in_check);
+static const char *web_status(Board *b);
 static const char *web_describe(Board *b, const char *san, const char *coords);
 
 char *web_input(void);
@@ -3772,16 +3746,12 @@ static const char *web_error(const char *reason)
     return web_out;
 }
 
-/* Names the state of the game: checkmate, stalemate, a draw by rule, or play on. */
-static const char *web_status(const Board *b, int move_count, int in_check)
+/* Names the state of the game for the page (board_status without a history): checkmate,
+ * stalemate, a draw by rule ("material", "fifty"), or "play" on. */
+static const char *web_status(Board *b)
 {
-    if (move_count == 0)
-        return in_check ? "checkmate" : "stalemate";
-    if (eval_insufficient_material(b))
-        return "material";
-    if (b->halfmove >= 100)
-        return "fifty";
-    return "play";
+    static const char *const CODES[] = { "play", "checkmate", "stalemate", "material", "repetition", "fifty" };
+    return CODES[board_status(b, NULL, 0)]; /* in GameStatus order */
 }
 
 /* Returns the position as JSON: FEN, side to move, check, status and the legal moves in SAN
@@ -3795,7 +3765,7 @@ static const char *web_describe(Board *b, const char *san, const char *coords)
     board_to_fen(b, fen);
     web_used = 0;
     web_print("{\"fen\":\"%s\",\"turn\":\"%c\",\"check\":%s,\"status\":\"%s\"", fen,
-              b->side == WHITE ? 'w' : 'b', in_check ? "true" : "false", web_status(b, list.count, in_check));
+              b->side == WHITE ? 'w' : 'b', in_check ? "true" : "false", web_status(b));
     if (san && coords)
         web_print(",\"san\":\"%s\",\"uci\":\"%s\"", san, coords);
     web_print(",\"moves\":[");
@@ -3938,9 +3908,10 @@ const char *web_think(const char *fen, const char *moves, double seconds)
         return web_error(err);
     }
     gen_legal(&b, &list, GEN_ALL);
-    if (list.count == 0)
-        return web_error(board_in_check(&b) ? "no move is legal: the position is checkmate"
-                                            : "no move is legal: the position is stalemate");
+    if (list.count == 0) {
+        snprintf(err, sizeof err, "no move is legal: the position is %s", game_status_name(board_status(&b, NULL, 0)));
+        return web_error(err);
+    }
     if (!(seconds > 0 && seconds <= 3600))
         return web_error("the seconds must be above 0 and at most 3600");
     if (list.count == 1) {

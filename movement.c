@@ -1,6 +1,6 @@
 /* movement.c: the rules. Board set-up from FEN, legal move generation with
  * pins and checks computed up front, make/unmake with an incremental Zobrist key,
- * SAN in and out, perft. The board is an 8x8 mailbox beside per-piece square sets;
+ * SAN in and out, perft, and the game's status (checkmate, stalemate, draws by rule). The board is an 8x8 mailbox beside per-piece square sets;
  * slider attacks come from those sets, 5 KB of ray and line masks and a bit scan or two. */
 #include "movement.h"
 
@@ -1237,4 +1237,72 @@ uint64_t perft(Board *b, int depth)
         board_unmake(b, list.moves[i], &u);
     }
     return nodes;
+}
+
+/* ----------------------------------------------------------- game status */
+
+/* The squares of a1's colour (a1, c1, ..., b2, ...). */
+#define DARK_SQUARES UINT64_C(0xaa55aa55aa55aa55)
+
+/* A draw by the fifty-move rule once this many plies have passed without a capture or pawn move. */
+enum { FIFTY_MOVE_PLIES = 100 };
+
+int board_insufficient_material(const Board *b)
+{
+    uint64_t heavy = 0, minors[2];
+    int c;
+    for (c = WHITE; c <= BLACK; c++) {
+        heavy |= b->pieces[make_piece(c, PAWN)] | b->pieces[make_piece(c, ROOK)] | b->pieces[make_piece(c, QUEEN)];
+        minors[c] = b->pieces[make_piece(c, KNIGHT)] | b->pieces[make_piece(c, BISHOP)];
+    }
+    if (heavy)
+        return 0;
+    if (bit_count(minors[WHITE] | minors[BLACK]) <= 1)
+        return 1;
+    /* only bishops, all on squares of one colour */
+    if (!(b->pieces[make_piece(WHITE, KNIGHT)] | b->pieces[make_piece(BLACK, KNIGHT)])) {
+        uint64_t all = minors[WHITE] | minors[BLACK];
+        return !(all & DARK_SQUARES) || !(all & ~DARK_SQUARES);
+    }
+    return 0;
+}
+
+int board_repeated(const Board *b, const uint64_t *keys, int key_count, int times)
+{
+    int i, stop = key_count - 1 - b->halfmove, seen = 0;
+    if (stop < 0)
+        stop = 0;
+    for (i = key_count - 3; i >= stop; i -= 2)
+        if (keys[i] == b->key && ++seen >= times)
+            return 1;
+    return 0;
+}
+
+int board_drawn_by_rule(const Board *b, const uint64_t *keys, int key_count, int times)
+{
+    return b->halfmove >= FIFTY_MOVE_PLIES || board_insufficient_material(b)
+           || board_repeated(b, keys, key_count, times);
+}
+
+GameStatus board_status(Board *b, const uint64_t *keys, int key_count)
+{
+    MoveList list;
+    if (gen_legal(b, &list, GEN_ALL) == 0)
+        return board_in_check(b) ? STATUS_CHECKMATE : STATUS_STALEMATE;
+    if (board_insufficient_material(b))
+        return STATUS_INSUFFICIENT_MATERIAL;
+    if (keys && board_repeated(b, keys, key_count, 2))
+        return STATUS_REPETITION;
+    if (b->halfmove >= FIFTY_MOVE_PLIES)
+        return STATUS_FIFTY_MOVES;
+    return STATUS_PLAY;
+}
+
+const char *game_status_name(GameStatus status)
+{
+    static const char *const NAMES[] = {
+        "play", "checkmate", "stalemate", "insufficient material", "threefold repetition", "fifty-move rule"
+    };
+    assert(status >= STATUS_PLAY && status <= STATUS_FIFTY_MOVES);
+    return NAMES[status];
 }

@@ -28,7 +28,7 @@ static int play_out(const char *fen, long long nodes, int max_plies)
         }
         if (moves.count == 0)
             return board_in_check(&b) ? ply : -1;
-        if (b.halfmove >= 100 || eval_insufficient_material(&b)) {
+        if (board_drawn_by_rule(&b, NULL, 0, 1)) {
             board_to_fen(&b, current);
             printf("draw by rule at %s\n", current);
             return -1;
