@@ -36,13 +36,10 @@
 
 #ifdef ENGINE_WASM
 /* The course's WebAssembly build has no imports (web/README.md): without a clock it budgets
- * by nodes, and without output its printing goes to a buffer the page reads (web section).
+ * by nodes, and it has no output: the search reports only to the callback its caller gives.
  * Nodes per second: under a third of the ~1 M measured in Node and Chromium (tests/web/calibrate.js).
  * The page's own build (ENGINE_WASM_PAGE, web/boxer.wasm) imports the page's clock instead. */
 enum { WASM_NODES_PER_SECOND = 300000 };
-static int web_print(const char *format, ...);
-#define printf web_print
-#define fprintf(stream, ...) ((void)(stream), web_print(__VA_ARGS__))
 #ifdef ENGINE_WASM_PAGE
 double web_now(void);   /* imported from env: the page's performance.now(), in milliseconds */
 #endif
@@ -61,6 +58,8 @@ enum { HASH_DEFAULT_MB = 16 };   /* the UCI Hash option's default, also the tabl
 enum { WARNING_MAX = 400, HISTORY_MAX = 16384 };
 enum { BATCH_LINE_MAX = 1 << 16 };
 enum { WORKERS_MAX = 64 };
+enum { BENCH_DEPTH = 9, BENCH_HASH_MB = 16 };   /* the bench signature's depth and table */
+enum { REPORT_LINE = 1024 };    /* report_text's line: its PV is below 600 bytes */
 
 /* ======================================================== platform shim */
 
@@ -525,25 +524,33 @@ typedef struct {
     int next;
 } MovePicker;
 
-/* What one search may use, and how it reports. */
+typedef struct Search Search;
+
+/* Called by the search after each iteration, and after each aspiration-window fail with the
+ * bound the score is (BOUND_LOWER or BOUND_UPPER; BOUND_EXACT for an iteration). */
+typedef void (*SearchReport)(const Search *s, int depth, int score, int bound);
+/* Called by the search every few hundred nodes, for its caller's input: it may stop the
+ * search (s->stop = 1) or change its limits. */
+typedef void (*SearchPoll)(Search *s);
+
+/* What one search may use, and whom it tells: the search itself neither reads nor prints. */
 typedef struct {
     double start;           /* clock_now() when the clock started: process start, or UCI `go` */
     double hard_deadline;   /* abort here */
     double soft_deadline;   /* start no new iteration after this */
     int depth_limit;
     uint64_t node_limit;
-    int verbose;            /* iteration lines on stderr */
-    int uci;                /* info lines on stdout, stdin polled for stop/quit */
-    int infinite;           /* UCI go infinite / ponder: wait for stop */
+    int infinite;           /* UCI go infinite / ponder: a proven mate does not end the search */
+    SearchReport report;    /* NULL: no report */
+    SearchPoll poll;        /* NULL: nothing to poll */
 } Limits;
 
-typedef struct {
+struct Search {
     Board board;
     Limits limits;
     TransTable *tt;
     uint64_t nodes;
     int stop;
-    int quit_requested;
     int seldepth;
     int key_count;
     uint64_t keys[KEY_HISTORY_MAX];
@@ -561,7 +568,7 @@ typedef struct {
     int best_score;
     int completed_depth;
     int tables_used;        /* the history tables hold values (a static Search starts at zero) */
-} Search;
+};
 
 /* A UCI option: one table drives both the `uci` listing and `setoption` (as Fruit's option.cpp). */
 enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON };
@@ -681,6 +688,8 @@ static int batch_answer(char *line, const Limits *options, long number);
 static int run_perft(int argc, char **argv);
 static int run_eval(int argc, char **argv);
 static int run_bench(int depth);
+static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size);
+static void report_verbose(const Search *s, int depth, int score, int bound);
 static int run_board(int argc, char **argv);
 static int board_from_argument(int argc, char **argv, Board *b);
 static void show_board(const Board *b);
@@ -718,10 +727,10 @@ static void uci_set_limits(Limits *l, const UciGo *go, double start);
 static void uci_set_deadlines(Limits *l, const UciGo *go, double base);
 static void uci_wait_for_stop(Search *s);
 static void uci_ponderhit(Search *s);
-static void uci_pv(Search *s, char *out, size_t size);
-static void uci_print_info(Search *s, int depth, int score, int bound);
+static void uci_pv(const Search *s, char *out, size_t size);
+static void uci_print_info(const Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Search *s);
-static void poll_input(Search *s);
+static void uci_poll(Search *s);
 static int run_match(int argc, char **argv);
 static int run_datagen(int argc, char **argv);
 static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
@@ -784,9 +793,10 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 static int search_root(Search *s, int alpha, int beta, int depth);
 static void iterate(Search *s);
 static void report_iteration(Search *s, int depth, int score, int bound);
+static uint64_t bench_run(int depth, int *positions);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
-static void pv_to_san(Search *s, char *out, size_t size);
+static void pv_to_san(const Search *s, char *out, size_t size);
 
 /* ========================================================= command line */
 
@@ -953,7 +963,7 @@ int main(int argc, char **argv)
     for (; i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0'; i++) {
         long long n;
         if (strcmp(argv[i], "--verbose") == 0) {
-            limits.verbose = 1;
+            limits.report = report_verbose;
         } else if (strcmp(argv[i], "--batch") == 0) {
             batch = 1;
         } else if (strcmp(argv[i], "--depth") == 0 || strcmp(argv[i], "--nodes") == 0) {
@@ -1008,6 +1018,31 @@ static int run_one_shot(const char *fen, const char *moves, double seconds, Limi
     printf("%d\n", index);
     fflush(stdout);
     return 0;
+}
+
+/* Writes an iteration's report as --verbose shows it (and the page reads it, web/boxer.js):
+ * depth, score (cp, or mate in moves), nodes, time, the principal variation in SAN, and the
+ * bound of an aspiration fail. */
+static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size)
+{
+    double elapsed = clock_now() - s->limits.start;
+    char pv[600], value[32];
+    pv_to_san(s, pv, sizeof pv);
+    if (abs(score) >= SCORE_MATE_BOUND)
+        snprintf(value, sizeof value, "mate %3d", score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2);
+    else
+        snprintf(value, sizeof value, "cp %5d", score);
+    snprintf(out, size, "depth %2d  score %s  nodes %10llu  time %6.0f ms  pv %s%s", depth, value,
+             (unsigned long long)s->nodes, elapsed * 1000, pv,
+             bound == BOUND_LOWER ? " (lower bound)" : bound == BOUND_UPPER ? " (upper bound)" : "");
+}
+
+/* --verbose: each report on one line of stderr. */
+static void report_verbose(const Search *s, int depth, int score, int bound)
+{
+    char line[REPORT_LINE];
+    report_text(s, depth, score, bound, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
 }
 
 /* engine --batch: one decision per stdin line `FEN<TAB>moves<TAB>seconds`, each answered on its
@@ -1363,6 +1398,19 @@ static void show_board(const Board *b)
     }
     board_to_fen(b, fen);
     printf("   a b c d e f g h\nfen %s\nkey %016llx\n", fen, (unsigned long long)b->key);
+}
+
+/* engine bench [DEPTH] (0: BENCH_DEPTH): the bench signature `nodes N`, its speed on stderr. */
+static int run_bench(int depth)
+{
+    double start = clock_now(), elapsed;
+    int positions;
+    uint64_t nodes = bench_run(depth > 0 ? depth : BENCH_DEPTH, &positions);
+    elapsed = clock_now() - start;
+    fprintf(stderr, "%d positions, depth %d, %.3f s, %.0f nodes per second\n", positions, depth > 0 ? depth : BENCH_DEPTH,
+            elapsed, elapsed > 0 ? (double)nodes / elapsed : 0.0);
+    printf("nodes %llu\n", (unsigned long long)nodes);
+    return 0;
 }
 
 /* ================================================================= UCI */
@@ -1787,7 +1835,6 @@ static void uci_search(double start)
     MoveList list;
     uci_set_limits(&s->limits, go, start);
     s->tt = &uci.tt;
-    s->quit_requested = 0;
     search_reset(s, &uci.board, uci.keys, uci.key_count);
     gen_legal(&uci.board, &list, GEN_ALL);
     s->root_count = go->search_count ? go->search_count : list.count;
@@ -1801,7 +1848,6 @@ static void uci_search(double start)
     iterate(s);
     uci_wait_for_stop(s);
     uci_print_bestmove(s);
-    uci.quit = s->quit_requested;
 }
 
 /* Sets the limits of a search from `go`, received at start. A mate in N moves is 2N-1
@@ -1810,7 +1856,8 @@ static void uci_set_limits(Limits *l, const UciGo *go, double start)
 {
     memset(l, 0, sizeof *l);
     l->start = start;
-    l->uci = 1;
+    l->report = uci_print_info;
+    l->poll = uci_poll;
     l->infinite = go->infinite || go->ponder;
     l->depth_limit = (int)(go->number[GO_DEPTH] > 0 ? go->number[GO_DEPTH] : MAX_DEPTH);
     if (go->number[GO_MATE] > 0 && 2 * go->number[GO_MATE] + 4 < l->depth_limit)
@@ -1846,7 +1893,7 @@ static void uci_wait_for_stop(Search *s)
 {
     while (s->limits.infinite && !s->stop) {
         input_fill(1);
-        poll_input(s);
+        uci_poll(s);
     }
 }
 
@@ -1862,11 +1909,11 @@ static void uci_ponderhit(Search *s)
         uci_set_deadlines(&s->limits, &uci.go, clock_now());
 }
 
-/* In UCI, acts on the commands that came during the search: stop, quit, isready and
- * ponderhit at once; others wait in the buffer for the loop, and a `go` waits for this
- * search to end, with whatever follows it (as Stockfish's input thread does). At the end
- * of the input an infinite or ponder search stops: nothing else could stop it. */
-static void poll_input(Search *s)
+/* The search's poll in UCI: acts on the commands that came during the search: stop, quit,
+ * isready and ponderhit at once; others wait in the buffer for the loop, and a `go` waits for
+ * this search to end, with whatever follows it (as Stockfish's input thread does). At the
+ * end of the input an infinite or ponder search stops: nothing else could stop it. */
+static void uci_poll(Search *s)
 {
     size_t from = 0, len;
     input_fill(0);
@@ -1881,7 +1928,7 @@ static void poll_input(Search *s)
             uci_ponderhit(s);
         } else if (strcmp(word, "stop") == 0 || strcmp(word, "quit") == 0) {
             s->stop = 1;
-            s->quit_requested = word[0] == 'q';
+            uci.quit = word[0] == 'q';
         } else {
             from += len;
             continue;
@@ -1893,7 +1940,7 @@ static void poll_input(Search *s)
 }
 
 /* Writes the principal variation in coordinates, a space before each move, as far as it stays legal. */
-static void uci_pv(Search *s, char *out, size_t size)
+static void uci_pv(const Search *s, char *out, size_t size)
 {
     Board b = s->board;
     Undo u;
@@ -1908,8 +1955,8 @@ static void uci_pv(Search *s, char *out, size_t size)
     }
 }
 
-/* Writes the info line of an iteration, or of an aspiration fail with its bound. */
-static void uci_print_info(Search *s, int depth, int score, int bound)
+/* The search's report in UCI: the info line of an iteration, or of an aspiration fail with its bound. */
+static void uci_print_info(const Search *s, int depth, int score, int bound)
 {
     double elapsed = clock_now() - s->limits.start;
     char pv[8 * (MAX_PLY + 1)];
@@ -2874,7 +2921,7 @@ static void time_for_clock(double left, double inc, int moves_to_go, double over
     *hard = 4 * target < cap ? 4 * target : cap;
 }
 
-/* Checks the clock, node limit and (in UCI) stdin every 256 nodes. */
+/* Checks the clock, node limit and the caller's poll every 256 nodes. */
 static int time_is_up(Search *s)
 {
     if (s->stop)
@@ -2885,8 +2932,8 @@ static int time_is_up(Search *s)
         s->stop = 1;
     else if (s->limits.hard_deadline > 0 && clock_now() >= s->limits.hard_deadline)
         s->stop = 1;
-    if (s->limits.uci)
-        poll_input(s);
+    if (s->limits.poll)
+        s->limits.poll(s);
     return s->stop;
 }
 
@@ -3416,7 +3463,7 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
 }
 
 /* Writes the principal variation in SAN. */
-static void pv_to_san(Search *s, char *out, size_t size)
+static void pv_to_san(const Search *s, char *out, size_t size)
 {
     Board b = s->board;
     Undo u;
@@ -3433,26 +3480,11 @@ static void pv_to_san(Search *s, char *out, size_t size)
     }
 }
 
-/* Reports an iteration, or an aspiration fail with its bound: a UCI info line, or with
- * --verbose one line on stderr. */
+/* Reports an iteration, or an aspiration fail with its bound, to the caller's report if any. */
 static void report_iteration(Search *s, int depth, int score, int bound)
 {
-    double elapsed = clock_now() - s->limits.start;
-    char pv[600];
-    if (s->limits.uci)
-        uci_print_info(s, depth, score, bound);
-    if (!s->limits.verbose)
-        return;
-    pv_to_san(s, pv, sizeof pv);
-    if (abs(score) >= SCORE_MATE_BOUND)
-        fprintf(stderr, "depth %2d  score mate %3d  nodes %10llu  time %6.0f ms  pv %s%s\n", depth,
-                score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2,
-                (unsigned long long)s->nodes, elapsed * 1000, pv,
-                bound == BOUND_LOWER ? " (lower bound)" : bound == BOUND_UPPER ? " (upper bound)" : "");
-    else
-        fprintf(stderr, "depth %2d  score cp %5d  nodes %10llu  time %6.0f ms  pv %s%s\n", depth, score,
-                (unsigned long long)s->nodes, elapsed * 1000, pv,
-                bound == BOUND_LOWER ? " (lower bound)" : bound == BOUND_UPPER ? " (upper bound)" : "");
+    if (s->limits.report)
+        s->limits.report(s, depth, score, bound);
 }
 
 /* Iterative deepening with aspiration windows. */
@@ -3621,7 +3653,9 @@ static int score_from_tt(int score, int ply)
 
 /* =============================================================== bench */
 
-static int run_bench(int depth)
+/* Searches the bench positions to depth, each with fresh tables; returns the nodes searched
+ * (the bench signature) and sets positions to their number. */
+static uint64_t bench_run(int depth, int *positions)
 {
     static const char *const POSITIONS[] = {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -3644,11 +3678,8 @@ static int run_bench(int depth)
     static Search s;
     static TransTable tt;
     uint64_t total = 0;
-    double t0 = clock_now(), elapsed;
     size_t i;
-    if (depth <= 0)
-        depth = 9;
-    tt_init(&tt, 16);
+    tt_init(&tt, BENCH_HASH_MB);
     for (i = 0; i < sizeof POSITIONS / sizeof POSITIONS[0]; i++) {
         Board b;
         MoveList list;
@@ -3667,12 +3698,9 @@ static int run_bench(int depth)
         iterate(&s);
         total += s.nodes;
     }
-    elapsed = clock_now() - t0;
     tt_free(&tt);
-    fprintf(stderr, "%u positions, depth %d, %.3f s, %.0f nodes per second\n",
-            (unsigned)(sizeof POSITIONS / sizeof POSITIONS[0]), depth, elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
-    printf("nodes %llu\n", (unsigned long long)total);
-    return 0;
+    *positions = (int)(sizeof POSITIONS / sizeof POSITIONS[0]);
+    return total;
 }
 
 /* ============================================================ web */
@@ -3685,8 +3713,10 @@ static int run_bench(int depth)
 
 enum { WEB_BUFFER = 32768 };
 static char web_in[WEB_BUFFER];  /* arguments, written by JavaScript */
-static char web_out[WEB_BUFFER]; /* results, and whatever the engine printed */
+static char web_out[WEB_BUFFER]; /* results, as JSON or text */
 static size_t web_used;          /* bytes of web_out in use, always below WEB_BUFFER */
+
+static void web_append(const char *format, ...);
 
 static const char *web_error(const char *reason);
 static const char *web_status(Board *b);
@@ -3698,51 +3728,38 @@ const char *web_play(const char *fen, const char *move);
 const char *web_bench(int depth);
 
 #ifdef ENGINE_WASM_PAGE
-enum { WEB_LINE = 1024 };        /* one iteration's line: report_iteration's pv is below 600 */
 enum { WEB_TT_MB = 64 };         /* the page's table: the largest a one-shot call uses (tt_megabytes_for) */
-static int web_thinking;         /* 1 while web_think searches: printed lines go to web_progress */
 
 static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_count);
 static const char *web_answer(Search *s, const Board *root, int legal_count, double seconds);
+static void web_report(const Search *s, int depth, int score, int bound);
 
-void web_progress(const char *line);  /* imported from env: one line of report_iteration */
+void web_progress(const char *line);  /* imported from env: one line of the search's report (report_text) */
 const char *web_think(const char *fen, const char *moves, double seconds);
 #endif
 
-/* Appends printf-style output to web_out, cut short when it is full; returns vsnprintf's count.
- * While web_think searches, hands each line (report_iteration's, one call each) to the page. */
-static int web_print(const char *format, ...)
+/* Appends printf-style output to web_out, cut short when it is full. */
+static void web_append(const char *format, ...)
 {
     va_list ap;
     int n;
-#ifdef ENGINE_WASM_PAGE
-    if (web_thinking) {
-        char line[WEB_LINE];
-        va_start(ap, format);
-        n = vsnprintf(line, sizeof line, format, ap);
-        va_end(ap);
-        web_progress(line);
-        return n;
-    }
-#endif
     va_start(ap, format);
     n = vsnprintf(web_out + web_used, sizeof web_out - web_used, format, ap);
     va_end(ap);
     if (n > 0)
         web_used += (size_t)n < sizeof web_out - web_used ? (size_t)n : sizeof web_out - web_used - 1;
-    return n;
 }
 
 /* Returns {"error": reason} as JSON, with quotes and control characters made safe. */
 static const char *web_error(const char *reason)
 {
     web_used = 0;
-    web_print("{\"error\":\"");
+    web_append("{\"error\":\"");
     for (; *reason; reason++) {
         unsigned char c = (unsigned char)*reason;
-        web_print(c == '"' || c == '\\' ? "\\%c" : "%c", c < ' ' ? ' ' : c);
+        web_append(c == '"' || c == '\\' ? "\\%c" : "%c", c < ' ' ? ' ' : c);
     }
-    web_print("\"}");
+    web_append("\"}");
     return web_out;
 }
 
@@ -3764,17 +3781,17 @@ static const char *web_describe(Board *b, const char *san, const char *coords)
     gen_legal(b, &list, GEN_ALL);
     board_to_fen(b, fen);
     web_used = 0;
-    web_print("{\"fen\":\"%s\",\"turn\":\"%c\",\"check\":%s,\"status\":\"%s\"", fen,
+    web_append("{\"fen\":\"%s\",\"turn\":\"%c\",\"check\":%s,\"status\":\"%s\"", fen,
               b->side == WHITE ? 'w' : 'b', in_check ? "true" : "false", web_status(b));
     if (san && coords)
-        web_print(",\"san\":\"%s\",\"uci\":\"%s\"", san, coords);
-    web_print(",\"moves\":[");
+        web_append(",\"san\":\"%s\",\"uci\":\"%s\"", san, coords);
+    web_append(",\"moves\":[");
     for (i = 0; i < list.count; i++) {
         move_to_san(b, list.moves[i], move_san);
         move_to_uci(list.moves[i], move_uci);
-        web_print("%s{\"san\":\"%s\",\"uci\":\"%s\"}", i ? "," : "", move_san, move_uci);
+        web_append("%s{\"san\":\"%s\",\"uci\":\"%s\"}", i ? "," : "", move_san, move_uci);
     }
-    web_print("]}");
+    web_append("]}");
     return web_out;
 }
 
@@ -3811,12 +3828,14 @@ const char *web_play(const char *fen, const char *move)
     return web_describe(&b, san, coords);
 }
 
-/* Runs the bench at depth (0: the default) and returns what it printed, `nodes N` last. */
+/* Runs the bench at depth (0: BENCH_DEPTH) and returns its signature, `nodes N`, as
+ * `engine bench` prints it. */
 const char *web_bench(int depth)
 {
+    int positions;
+    uint64_t nodes = bench_run(depth > 0 && depth <= MAX_DEPTH ? depth : BENCH_DEPTH, &positions);
     web_used = 0;
-    web_out[0] = '\0';
-    run_bench(depth < 0 || depth > MAX_DEPTH ? 0 : depth);
+    web_append("nodes %llu\n", (unsigned long long)nodes);
     return web_out;
 }
 
@@ -3878,7 +3897,7 @@ static const char *web_answer(Search *s, const Board *root, int legal_count, dou
     if (abs(score) >= SCORE_MATE_BOUND)
         mate = score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2;
     web_used = 0;
-    web_print("{\"move\":\"%s\",\"san\":\"%s\",\"score\":%d,\"mate\":%d,\"depth\":%d,\"nodes\":%llu,"
+    web_append("{\"move\":\"%s\",\"san\":\"%s\",\"score\":%d,\"mate\":%d,\"depth\":%d,\"nodes\":%llu,"
               "\"ms\":%.0f,\"pv\":\"%s\"}", coords, san, score, mate, s->completed_depth,
               (unsigned long long)s->nodes, seconds * 1000, pv);
     return web_out;
@@ -3929,15 +3948,21 @@ const char *web_think(const char *fen, const char *moves, double seconds)
     s.limits.start = start;
     s.limits.hard_deadline = start + budget;
     s.limits.soft_deadline = start + budget;
-    s.limits.verbose = 1;
+    s.limits.report = web_report;
     s.tt = &tt;
     search_reset(&s, &b, keys, key_count);
     s.root_count = list.count;
     memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
-    web_thinking = 1;
     iterate(&s);
-    web_thinking = 0;
     return web_answer(&s, &b, list.count, clock_now() - start);
+}
+
+/* The search's report in the page's build: each line to the page (env.web_progress). */
+static void web_report(const Search *s, int depth, int score, int bound)
+{
+    char line[REPORT_LINE];
+    report_text(s, depth, score, bound, line, sizeof line);
+    web_progress(line);
 }
 #endif
 
