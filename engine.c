@@ -509,7 +509,8 @@ typedef struct {
 
 typedef struct {
     TTBucket *buckets;
-    size_t count;   /* a power of two, or 0 when there is no table */
+    size_t count;       /* a power of two, or 0 when there is no table */
+    size_t megabytes;   /* the size asked for (a failed allocation gives less) */
     uint8_t age;
 } TransTable;
 
@@ -545,10 +546,13 @@ typedef struct {
     SearchPoll poll;        /* NULL: nothing to poll */
 } Limits;
 
+/* One search context, with its transposition table: its caller owns it and hands it to the
+ * engine's entry points (search_run and those built on it, bench_run). A zeroed Search is
+ * ready, without a table; search_free releases its table. */
 struct Search {
     Board board;
     Limits limits;
-    TransTable *tt;
+    TransTable tt;
     uint64_t nodes;
     int stop;
     int seldepth;
@@ -678,16 +682,14 @@ static void print_line(FILE *out, const char *format, ...);
 static int parse_seconds(const char *s, double *out);
 static int parse_count(const char *s, long long max, long long *out);
 static int parse_decimal(const char *s, const char **end, double *out);
-static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits);
-static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
-static Move decide_search(const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
-static Move game_search(const Board *board, const uint64_t *keys, int key_count, const Limits *limits, int new_game, int *score, int *depth);
-static int run_batch(const Limits *options);
+static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, Limits *limits);
+static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
+static int run_batch(Search *s, const Limits *options);
 static int batch_read_line(char *line, size_t size);
-static int batch_answer(char *line, const Limits *options, long number);
+static int batch_answer(Search *s, char *line, const Limits *options, long number);
 static int run_perft(int argc, char **argv);
 static int run_eval(int argc, char **argv);
-static int run_bench(int depth);
+static int run_bench(Search *s, int depth);
 static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size);
 static void report_verbose(const Search *s, int depth, int score, int bound);
 static int run_board(int argc, char **argv);
@@ -695,7 +697,7 @@ static int board_from_argument(int argc, char **argv, Board *b);
 static void show_board(const Board *b);
 static void show_perft(Board *b, int depth);
 static void show_eval(const Board *b);
-static void uci_loop(void);
+static void uci_loop(Search *s);
 static size_t input_line_length(size_t from);
 static void input_remove(size_t from, size_t n);
 static int input_fill(int wait);
@@ -731,24 +733,24 @@ static void uci_pv(const Search *s, char *out, size_t size);
 static void uci_print_info(const Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Search *s);
 static void uci_poll(Search *s);
-static int run_match(int argc, char **argv);
-static int run_datagen(int argc, char **argv);
+static int run_match(Search *s, int argc, char **argv);
+static int run_datagen(Search *s, int argc, char **argv);
 static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
-static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
+static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
 static void datagen_play(MatchGame *g, Board *b, uint64_t *keys, Move m);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
 static int match_load_openings(const char *path, Board **openings, int *count);
 static int match_add_opening(Board **openings, int *count, int *capacity, const Board *b);
 static int match_opening_fen(char *line, char *fen, size_t size);
-static int match_run_serial(const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
-static int match_run_workers(const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
-static void match_worker(const MatchOptions *opt, const Board *openings, int count, const Worker *w);
+static int match_run_serial(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
+static int match_run_workers(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
+static void match_worker(Search *s, const MatchOptions *opt, const Board *openings, int count, const Worker *w);
 static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame *g, const char *opponent);
-static int match_play_game(const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game, MatchOpponent *o);
+static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game, MatchOpponent *o);
 static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g);
 static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g);
 static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, long long nodes, Move *m);
-static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game);
+static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game);
 static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply);
 static Move match_random_move(Board *b, uint64_t *state);
 static uint64_t random_next(uint64_t *state);
@@ -793,9 +795,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 static int search_root(Search *s, int alpha, int beta, int depth);
 static void iterate(Search *s);
 static void report_iteration(Search *s, int depth, int score, int bound);
-static uint64_t bench_run(int depth, int *positions);
+static uint64_t bench_run(Search *s, int depth, int *positions);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
+static void search_table(Search *s, size_t megabytes);
+static void search_free(Search *s);
+static void search_run(Search *s, const Board *board, const uint64_t *keys, int key_count, const Move *moves, int count, const Limits *limits);
+static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
+static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits, int new_game);
 static void pv_to_san(const Search *s, char *out, size_t size);
 
 /* ========================================================= command line */
@@ -923,6 +930,7 @@ static int parse_decimal(const char *s, const char **end, double *out)
  * built with -DENGINE_NO_MAIN (the tests that include this file bring their own main). */
 int main(int argc, char **argv)
 {
+    static Search context; /* the program's one search context */
     Limits limits;
     int i = 1, batch = 0;
     process_start = clock_now() - time_before_main();
@@ -931,7 +939,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     if (argc == 1 || (argc == 2 && strcmp(argv[1], "uci") == 0)) {
-        uci_loop();
+        uci_loop(&context);
         return 0;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -949,16 +957,16 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "d") == 0)
         return run_board(argc, argv);
     if (strcmp(argv[1], "match") == 0)
-        return run_match(argc, argv);
+        return run_match(&context, argc, argv);
     if (strcmp(argv[1], "datagen") == 0)
-        return run_datagen(argc, argv);
+        return run_datagen(&context, argc, argv);
     if (strcmp(argv[1], "bench") == 0) {
         long long depth = 0;
         if (argc > 3 || (argc == 3 && !parse_count(argv[2], MAX_DEPTH, &depth))) {
             fprintf(stderr, "error: usage: engine bench [DEPTH from 1 to %d]\n", MAX_DEPTH);
             return EXIT_USAGE;
         }
-        return run_bench((int)depth);
+        return run_bench(&context, (int)depth);
     }
     for (; i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0'; i++) {
         long long n;
@@ -985,7 +993,7 @@ int main(int argc, char **argv)
     }
     if (batch) {
         if (argc - i == 0)
-            return run_batch(&limits);
+            return run_batch(&context, &limits);
         fprintf(stderr, "error: --batch reads stdin and takes no arguments after the options, got %d\n", argc - i);
         return EXIT_USAGE;
     }
@@ -999,16 +1007,16 @@ int main(int argc, char **argv)
             print_line(stderr, "error: time '%.40s' is not a positive number of seconds (at most 86400)", argv[i + 2]);
             return EXIT_USAGE;
         }
-        return run_one_shot(argv[i], argv[i + 1], seconds, &limits);
+        return run_one_shot(&context, argv[i], argv[i + 1], seconds, &limits);
     }
 }
 #endif
 
-static int run_one_shot(const char *fen, const char *moves, double seconds, Limits *limits)
+static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, Limits *limits)
 {
     char err[200], warning[WARNING_MAX + 100];
     int index = -1;
-    int status = decide(fen, moves, seconds, limits, &index, err, sizeof err, warning, sizeof warning);
+    int status = decide(s, fen, moves, seconds, limits, &index, err, sizeof err, warning, sizeof warning);
     if (status != 0) {
         print_line(stderr, "error: %s", err);
         return status;
@@ -1047,7 +1055,7 @@ static void report_verbose(const Search *s, int depth, int score, int bound)
 
 /* engine --batch: one decision per stdin line `FEN<TAB>moves<TAB>seconds`, each answered on its
  * own stdout line as soon as it is found; a summary goes to stderr. Returns 0. */
-static int run_batch(const Limits *options)
+static int run_batch(Search *s, const Limits *options)
 {
     static char line[BATCH_LINE_MAX];
     long count = 0, errors = 0;
@@ -1059,7 +1067,7 @@ static int run_batch(const Limits *options)
             printf("error: the line is longer than %d bytes\n", BATCH_LINE_MAX - 2);
             errors++;
         } else {
-            errors += batch_answer(line, options, count);
+            errors += batch_answer(s, line, options, count);
         }
         fflush(stdout);
     }
@@ -1090,7 +1098,7 @@ static int batch_read_line(char *line, size_t size)
 
 /* Answers batch line `number` on stdout, its clock started now: the index, or `error: reason`
  * (warnings go to stderr); returns 1 after an error, else 0. */
-static int batch_answer(char *line, const Limits *options, long number)
+static int batch_answer(Search *s, char *line, const Limits *options, long number)
 {
     char *field[3], *tab = line, err[200], warning[WARNING_MAX + 100];
     Limits limits = *options;
@@ -1106,7 +1114,7 @@ static int batch_answer(char *line, const Limits *options, long number)
         snprintf(err, sizeof err, "expected 3 fields separated by tabs (FEN, moves, seconds)");
     else if (!parse_seconds(field[2], &seconds))
         snprintf(err, sizeof err, "time '%.40s' is not a positive number of seconds (at most 86400)", field[2]);
-    else if (decide(field[0], field[1], seconds, &limits, &index, err, sizeof err, warning, sizeof warning) == 0) {
+    else if (decide(s, field[0], field[1], seconds, &limits, &index, err, sizeof err, warning, sizeof warning) == 0) {
         if (warning[0])
             fprintf(stderr, "warning: line %ld: %s\n", number, warning);
         printf("%d\n", index);
@@ -1134,9 +1142,9 @@ static void warn_token(char *warning, size_t size, const char *token, size_t len
              shown, len > n ? "..." : "", why);
 }
 
-/* The decision behind the one-shot call, batch lines and choose_move(): parses, searches
+/* The decision behind the one-shot call, batch lines and choose_move(): parses, searches in s
  * within seconds from limits->start, and returns 0 with the index, or an exit status with a reason. */
-static int decide(const char *fen, const char *moves, double seconds, Limits *limits, int *index,
+static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index,
                   char *err, size_t err_size, char *warning, size_t warning_size)
 {
     Board board;
@@ -1197,7 +1205,7 @@ static int decide(const char *fen, const char *moves, double seconds, Limits *li
         }
         return EXIT_BAD_MOVES;
     }
-    best = decide_search(&board, legal, legal_count, NULL, 0, seconds, limits);
+    best = search_one_shot(s, &board, legal, legal_count, NULL, 0, seconds, limits);
     for (i = 0; i < legal_count; i++)
         if (legal[i] == best)
             *index = first_index[i];
@@ -1206,69 +1214,11 @@ static int decide(const char *fen, const char *moves, double seconds, Limits *li
     return 0;
 }
 
-/* Searches board's moves (count of them, all legal) within seconds counted from limits->start,
- * keys being the game's earlier positions for repetitions; returns the move chosen, at once
- * when there is one. The search behind one-shot, batch and match moves. */
-static Move decide_search(const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count,
-                          double seconds, Limits *limits)
-{
-    static Search s;
-    static TransTable tt;
-    static size_t tt_megabytes;
-    double budget = move_budget(seconds);
-    size_t megabytes = tt_megabytes_for(budget);
-    if (count == 1)
-        return moves[0];
-    limits->hard_deadline = limits->start + budget;
-    limits->soft_deadline = limits->start + budget;
-    if (megabytes != tt_megabytes) {
-        /* the size a one-shot call would use, so that batch lines answer as one-shot calls do */
-        tt_free(&tt);
-        tt_init(&tt, megabytes);
-        tt_megabytes = megabytes;
-    } else {
-        tt_clear(&tt);
-    }
-    s.tt = &tt;
-    s.limits = *limits;
-    search_reset(&s, board, keys, key_count);
-    s.root_count = count;
-    memcpy(s.root_moves, moves, sizeof(Move) * (size_t)count);
-    iterate(&s);
-    return s.best_move;
-}
-
-/* Searches every legal move of board (one at least) within limits as the UCI engine does in a
- * game, so that a fixed-node match against our own UCI build is between equals: a table of the
- * UCI default size kept from move to move and cleared when new_game is set, keys being the
- * game's positions so far. Returns the move, with its score (side to move's view) and the depth
- * completed (0: no score). */
-static Move game_search(const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
-                        int new_game, int *score, int *depth)
-{
-    static Search s;
-    static TransTable tt;
-    MoveList list;
-    if (!tt.buckets)
-        tt_init(&tt, HASH_DEFAULT_MB);
-    else if (new_game)
-        tt_clear(&tt);
-    s.tt = &tt;
-    s.limits = *limits;
-    search_reset(&s, board, keys, key_count);
-    gen_legal(&s.board, &list, GEN_ALL);
-    s.root_count = list.count;
-    memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
-    iterate(&s);
-    *score = s.best_score;
-    *depth = s.completed_depth;
-    return s.best_move;
-}
-
 /* The course's WebAssembly entry point: the index of the chosen move, or -1 on bad input. */
 int choose_move(char *fen, char *moves, int timeout);
 int choose_move(char *fen, char *moves, int timeout)
 {
+    static Search context; /* the module's one search context */
     Limits limits;
     char err[200], warning[WARNING_MAX + 100];
     int index = -1;
@@ -1280,7 +1230,7 @@ int choose_move(char *fen, char *moves, int timeout)
 #ifdef ENGINE_WASM
     limits.node_limit = (uint64_t)(WASM_NODES_PER_SECOND * move_budget(timeout));
 #endif
-    if (decide(fen, moves, (double)timeout, &limits, &index, err, sizeof err, warning, sizeof warning) != 0)
+    if (decide(&context, fen, moves, (double)timeout, &limits, &index, err, sizeof err, warning, sizeof warning) != 0)
         return -1;
     return index;
 }
@@ -1400,12 +1350,13 @@ static void show_board(const Board *b)
     printf("   a b c d e f g h\nfen %s\nkey %016llx\n", fen, (unsigned long long)b->key);
 }
 
-/* engine bench [DEPTH] (0: BENCH_DEPTH): the bench signature `nodes N`, its speed on stderr. */
-static int run_bench(int depth)
+/* engine bench [DEPTH] (0: BENCH_DEPTH), searched in s: the bench signature `nodes N`, its
+ * speed on stderr. */
+static int run_bench(Search *s, int depth)
 {
     double start = clock_now(), elapsed;
     int positions;
-    uint64_t nodes = bench_run(depth > 0 ? depth : BENCH_DEPTH, &positions);
+    uint64_t nodes = bench_run(s, depth > 0 ? depth : BENCH_DEPTH, &positions);
     elapsed = clock_now() - start;
     fprintf(stderr, "%d positions, depth %d, %.3f s, %.0f nodes per second\n", positions, depth > 0 ? depth : BENCH_DEPTH,
             elapsed, elapsed > 0 ? (double)nodes / elapsed : 0.0);
@@ -1459,30 +1410,30 @@ static struct {
     int skipping;   /* dropping the rest of a line longer than the buffer */
 } input;
 
-/* The engine between commands: the game as the GUI set it, the table kept across its
- * moves, the search and the last `go` (for ponderhit). */
+/* The engine between commands: the game as the GUI set it, the search (its table kept across
+ * the game's moves) and the last `go` (for ponderhit). */
 static struct {
     Board board;
     uint64_t keys[KEY_HISTORY_MAX];  /* positions since the last irreversible move, the board's last */
     int key_count;
-    TransTable tt;
-    Search search;
+    Search *search;
     UciGo go;
     int quit;
 } uci;
 
-/* Speaks UCI on stdin/stdout until `quit` or the end of the input. */
-static void uci_loop(void)
+/* Speaks UCI on stdin/stdout until `quit` or the end of the input, searching in s. */
+static void uci_loop(Search *s)
 {
     static char line[INPUT_MAX];
     if (input_is_terminal())
         fprintf(stderr, "%s %s speaks UCI: try uci, d, go depth 10, quit (engine --help for the rest)\n",
                 ENGINE_NAME, ENGINE_VERSION);
-    tt_init(&uci.tt, (size_t)uci_options[OPT_HASH].value);
+    uci.search = s;
+    search_table(s, (size_t)uci_options[OPT_HASH].value);
     uci_start_position();
     while (!uci.quit && uci_read_line(line, sizeof line))
         uci_execute(line);
-    tt_free(&uci.tt);
+    search_free(s);
 }
 
 /* Returns the length with its newline of the buffered line that starts at from, or 0 if
@@ -1660,7 +1611,7 @@ static void uci_cmd_isready(char *args)
 static void uci_cmd_ucinewgame(char *args)
 {
     (void)args;
-    tt_clear(&uci.tt);
+    tt_clear(&uci.search->tt);
     uci_start_position();
 }
 
@@ -1706,12 +1657,10 @@ static void uci_option_set(int id, const char *value)
         }
         o->value = uci_same_text(value, "true");
     }
-    if (id == OPT_HASH) {
-        tt_free(&uci.tt);
-        tt_init(&uci.tt, (size_t)o->value);
-    } else if (id == OPT_CLEAR_HASH) {
-        tt_clear(&uci.tt);
-    }
+    if (id == OPT_HASH)
+        search_table(uci.search, (size_t)o->value);
+    else if (id == OPT_CLEAR_HASH)
+        tt_clear(&uci.search->tt);
 }
 
 /* Sets the game to the start position. */
@@ -1830,22 +1779,21 @@ static void uci_parse_go(char *args, UciGo *go)
  * ponderhit when the search is infinite or pondering, as the protocol wants). */
 static void uci_search(double start)
 {
-    Search *s = &uci.search;
+    Search *s = uci.search;
     const UciGo *go = &uci.go;
+    Limits limits;
     MoveList list;
-    uci_set_limits(&s->limits, go, start);
-    s->tt = &uci.tt;
-    search_reset(s, &uci.board, uci.keys, uci.key_count);
+    int count;
+    uci_set_limits(&limits, go, start);
     gen_legal(&uci.board, &list, GEN_ALL);
-    s->root_count = go->search_count ? go->search_count : list.count;
-    memcpy(s->root_moves, go->search_count ? go->search_moves : list.moves, sizeof(Move) * (size_t)s->root_count);
-    if (s->root_count == 0) {
+    count = go->search_count ? go->search_count : list.count;
+    if (count == 0) {
         printf("info depth 0 score %s\nbestmove (none)\n", board_in_check(&uci.board) ? "mate 0" : "cp 0");
         return;
     }
-    if (s->root_count == 1 && s->limits.soft_deadline > 0)
-        s->limits.soft_deadline = start; /* a forced move needs one iteration, for the ponder move */
-    iterate(s);
+    if (count == 1 && limits.soft_deadline > 0)
+        limits.soft_deadline = start; /* a forced move needs one iteration, for the ponder move */
+    search_run(s, &uci.board, uci.keys, uci.key_count, go->search_count ? go->search_moves : list.moves, count, &limits);
     uci_wait_for_stop(s);
     uci_print_bestmove(s);
 }
@@ -1965,7 +1913,7 @@ static void uci_print_info(const Search *s, int depth, int score, int bound)
     printf("info depth %d seldepth %d multipv 1 score %s %d%s nodes %llu nps %.0f hashfull %d time %.0f pv%s\n",
            depth, s->seldepth, abs(score) >= SCORE_MATE_BOUND ? "mate" : "cp", abs(score) >= SCORE_MATE_BOUND ? mate : score,
            bound == BOUND_LOWER ? " lowerbound" : bound == BOUND_UPPER ? " upperbound" : "",
-           (unsigned long long)s->nodes, elapsed > 0 ? s->nodes / elapsed : 0.0, tt_hashfull(s->tt), elapsed * 1000, pv);
+           (unsigned long long)s->nodes, elapsed > 0 ? s->nodes / elapsed : 0.0, tt_hashfull(&s->tt), elapsed * 1000, pv);
 }
 
 /* Answers bestmove, with the reply the PV expects as the ponder move when there is one. */
@@ -2023,16 +1971,19 @@ static void uci_cmd_eval(char *args)
     show_eval(&uci.board);
 }
 
-/* bench [DEPTH]: the bench signature, as `engine bench`. */
+/* bench [DEPTH]: the bench signature, as `engine bench`, in a search of its own (the game's
+ * table stays as it is). */
 static void uci_cmd_bench(char *args)
 {
+    static Search bench;
     char *word = uci_word(&args);
     long long depth = 0;
     if (word && !parse_count(word, MAX_DEPTH, &depth)) {
         printf("info string bench takes a depth from 1 to %d\n", MAX_DEPTH);
         return;
     }
-    run_bench((int)depth);
+    run_bench(&bench, (int)depth);
+    search_free(&bench);
 }
 
 /* =============================================================== match */
@@ -2044,7 +1995,7 @@ static void uci_cmd_bench(char *args)
 /* engine match --opponent CMD --games N --time S|--nodes N [--concurrency K] [--sprt E0,E1
  * [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]: plays the games and prints the final
  * score; returns 0, or an exit status after one error line. */
-static int run_match(int argc, char **argv)
+static int run_match(Search *s, int argc, char **argv)
 {
     MatchOptions opt;
     MatchTally tally;
@@ -2059,8 +2010,8 @@ static int run_match(int argc, char **argv)
         status = EXIT_USAGE;
     }
     if (status == 0)
-        status = opt.concurrency > 1 ? match_run_workers(&opt, openings, count, &tally)
-                                     : match_run_serial(&opt, openings, count, &tally);
+        status = opt.concurrency > 1 ? match_run_workers(s, &opt, openings, count, &tally)
+                                     : match_run_serial(s, &opt, openings, count, &tally);
     if (status == 0)
         match_summary(&opt, &tally);
     if (tally.pgn)
@@ -2090,13 +2041,13 @@ static void match_summary(const MatchOptions *opt, const MatchTally *t)
 
 /* Plays the games one after the other in this process, counting each; returns 0, or 1 after an
  * error line. */
-static int match_run_serial(const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
+static int match_run_serial(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
 {
     static MatchGame game;
     MatchOpponent opponent;
     int number, stop = 0;
     for (number = 0; number < opt->games && !stop; number++) {
-        if (match_play_game(opt, openings, count, number, &game, &opponent) != 0)
+        if (match_play_game(s, opt, openings, count, number, &game, &opponent) != 0)
             return 1;
         stop = match_record(t, opt, &game, opponent.name);
     }
@@ -2106,7 +2057,7 @@ static int match_run_serial(const MatchOptions *opt, const Board *openings, int 
 /* Plays the games in opt->concurrency worker processes, each sent the next game when it is
  * free, and counts them in their order; when the match may stop, the games still being played
  * are abandoned (their workers killed) and not counted. Returns 0, or 1 after an error line. */
-static int match_run_workers(const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
+static int match_run_workers(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
 {
     static Worker workers[WORKERS_MAX];
     static MatchReport report;
@@ -2123,7 +2074,7 @@ static int match_run_workers(const MatchOptions *opt, const Board *openings, int
     for (k = 0; k < n && status == 0; k++) {
         int started = worker_start(workers, k, err, sizeof err);
         if (started == 0)
-            match_worker(opt, openings, count, &workers[k]);
+            match_worker(s, opt, openings, count, &workers[k]);
         if (started < 0) {
             fprintf(stderr, "error: match: %s\n", err);
             status = 1;
@@ -2159,7 +2110,7 @@ static int match_run_workers(const MatchOptions *opt, const Board *openings, int
 
 /* A worker's life: plays each game whose number the parent sends and sends back its report,
  * until the parent closes the pipe; then ends the process. */
-static void match_worker(const MatchOptions *opt, const Board *openings, int count, const Worker *w)
+static void match_worker(Search *s, const MatchOptions *opt, const Board *openings, int count, const Worker *w)
 {
     static MatchReport report;
     MatchOpponent opponent;
@@ -2167,7 +2118,7 @@ static void match_worker(const MatchOptions *opt, const Board *openings, int cou
     while (worker_read(w, &number, sizeof number)) {
         memset(&report, 0, sizeof report);
         report.number = number;
-        report.status = match_play_game(opt, openings, count, number, &report.game, &opponent);
+        report.status = match_play_game(s, opt, openings, count, number, &report.game, &opponent);
         snprintf(report.opponent, sizeof report.opponent, "%s", opponent.name);
         if (!worker_write(w, &report, sizeof report))
             break;
@@ -2341,8 +2292,8 @@ static int match_opening_fen(char *line, char *fen, size_t size)
  * number / 2 (wrapping around the count of them), ours white when number is even; records the
  * moves and the result. Returns 0, or 1 after an error line if the opponent's process cannot
  * be started. */
-static int match_play_game(const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game,
-                           MatchOpponent *o)
+static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number,
+                           MatchGame *game, MatchOpponent *o)
 {
     static uint64_t keys[MATCH_MAX_PLIES + 1];
     Board board = openings[(number / 2) % count];
@@ -2364,7 +2315,7 @@ static int match_play_game(const MatchOptions *opt, const Board *openings, int c
         Undo u;
         long long nodes = match_move_nodes(opt, count, number, game->ply_count);
         if ((board.side == WHITE) == game->engine_white)
-            m = match_engine_move(&board, keys, game->ply_count + 1, opt->seconds, nodes, engine_moves++ == 0);
+            m = match_engine_move(s, &board, keys, game->ply_count + 1, opt->seconds, nodes, engine_moves++ == 0);
         else if (random)
             m = match_random_move(&board, &random_state);
         else
@@ -2460,24 +2411,24 @@ static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, d
     return 1;
 }
 
-/* Our move, with the game's position keys so that the search sees repetitions, its clock
- * started now: at fixed nodes the search of a UCI game (new_game on our first move), also
- * stopped by the one-shot budget of seconds if any; with seconds alone the one-shot search. */
-static Move match_engine_move(Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game)
+/* Our move, searched in s with the game's position keys so that the search sees repetitions,
+ * its clock started now: at fixed nodes the search of a UCI game (new_game on our first move),
+ * also stopped by the one-shot budget of seconds if any; with seconds alone the one-shot search. */
+static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes,
+                              int new_game)
 {
     Limits limits;
     MoveList list;
-    int score, depth;
     memset(&limits, 0, sizeof limits);
     limits.start = clock_now();
     if (!nodes) {
         gen_legal(b, &list, GEN_ALL);
-        return decide_search(b, list.moves, list.count, keys, key_count, seconds, &limits);
+        return search_one_shot(s, b, list.moves, list.count, keys, key_count, seconds, &limits);
     }
     limits.node_limit = (uint64_t)nodes;
     if (seconds > 0)
         limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(seconds);
-    return game_search(b, keys, key_count, &limits, new_game, &score, &depth);
+    return search_game_move(s, b, keys, key_count, &limits, new_game);
 }
 
 /* The nodes of both sides for the move at ply of game `number` (0 without --nodes): --nodes on
@@ -2749,7 +2700,7 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
 /* engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]: plays the games
  * and writes their lines to stdout, or to FILE.tmp renamed FILE at the end; a progress line on
  * stderr every 100 games. Returns 0, or an exit status after one error line. */
-static int run_datagen(int argc, char **argv)
+static int run_datagen(Search *s, int argc, char **argv)
 {
     DatagenOptions opt;
     Board *openings = NULL;
@@ -2768,7 +2719,7 @@ static int run_datagen(int argc, char **argv)
         }
     }
     for (g = 0; status == 0 && g < opt.games; g++) {
-        positions += datagen_game(&opt, openings, count, g, out);
+        positions += datagen_game(s, &opt, openings, count, g, out);
         if ((g + 1) % DATAGEN_PROGRESS_GAMES == 0 || g + 1 == opt.games)
             fprintf(stderr, "datagen: %d/%d games, %lld positions, %.1f s\n", g + 1, opt.games, positions, clock_now() - start);
     }
@@ -2829,7 +2780,7 @@ static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
  * is kept when quiet: not in check, the move chosen neither a capture nor a promotion, its
  * score not a mate, at ply 8 or later. Adjudicated as ../shared/datagen: a win once |score|
  * stays beyond 1000 cp for 6 plies, a draw after ply 100 once it stays within 10 cp for 16. */
-static int datagen_game(const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out)
+static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out)
 {
     static MatchGame game;
     static uint64_t keys[MATCH_MAX_PLIES + 1];
@@ -2862,7 +2813,9 @@ static int datagen_game(const DatagenOptions *opt, const Board *openings, int co
         limits.node_limit = (uint64_t)(opt->nodes * 3 / 4) + random_next(&state) % (uint64_t)(opt->nodes / 2 + 1);
         if (limits.node_limit == 0)
             limits.node_limit = 1;
-        m = game_search(&board, keys, game.ply_count + 1, &limits, game.ply_count == random_plies, &score, &depth);
+        m = search_game_move(s, &board, keys, game.ply_count + 1, &limits, game.ply_count == random_plies);
+        score = s->best_score;
+        depth = s->completed_depth;
         white = board.side == WHITE ? score : -score;
         if (depth > 0 && !board_in_check(&board) && !move_is_capture(&board, m) && move_kind(m) != KIND_PROMOTION
             && abs(score) < SCORE_MATE_BOUND && game.ply_count >= DATAGEN_MIN_PLY) {
@@ -3109,7 +3062,7 @@ static void push_move(Search *s, Move m, Undo *u, int ply)
         board_make(&s->board, m, u);
     s->keys[s->key_count++] = s->board.key;
     s->nodes++;
-    tt_prefetch(s->tt, s->board.key);
+    tt_prefetch(&s->tt, s->board.key);
 }
 
 static void pop_move(Search *s, Move m, const Undo *u)
@@ -3139,7 +3092,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
         return SCORE_DRAW;
 
-    entry = tt_probe(s->tt, b->key, &hit);
+    entry = tt_probe(&s->tt, b->key, &hit);
     if (hit) {
         int tt_score = score_from_tt(entry->score, ply);
         tt_move = entry->move;
@@ -3187,7 +3140,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
             }
         }
     }
-    tt_store(s->tt, b->key, best_move, best, stand_pat == -SCORE_INF ? 0 : stand_pat, 0,
+    tt_store(&s->tt, b->key, best_move, best, stand_pat == -SCORE_INF ? 0 : stand_pat, 0,
              best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
     return best;
 }
@@ -3246,7 +3199,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     }
 
     /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry. */
-    entry = tt_probe(s->tt, b->key, &hit);
+    entry = tt_probe(&s->tt, b->key, &hit);
     if (hit) {
         tt_move = entry->move;
         tt_depth = entry->depth;
@@ -3379,7 +3332,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         return alpha; /* everything was pruned: fail low */
 
     /* Step 12. Store the result. */
-    tt_store(s->tt, b->key, best_move, best, in_check ? 0 : s->eval_stack[ply], depth,
+    tt_store(&s->tt, b->key, best_move, best, in_check ? 0 : s->eval_stack[ply], depth,
              best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
     return best;
 }
@@ -3459,7 +3412,74 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
     s->best_move = MOVE_NONE;
     s->best_score = 0;
     s->completed_depth = 0;
-    s->tt->age++;
+    s->tt.age++;
+}
+
+/* Gives s an empty table of about megabytes: its own, cleared, when it has that size already. */
+static void search_table(Search *s, size_t megabytes)
+{
+    if (s->tt.megabytes == megabytes) {
+        tt_clear(&s->tt);
+    } else {
+        tt_free(&s->tt);
+        tt_init(&s->tt, megabytes);
+    }
+}
+
+/* Releases s's table. */
+static void search_free(Search *s)
+{
+    tt_free(&s->tt);
+}
+
+/* Searches board within limits, its root moves being moves (count of them, all legal) or, with
+ * moves NULL, every legal move (one at least); keys holds the game's positions before it, for
+ * repetitions. The result is in s: best_move, best_score, completed_depth, nodes, pv. */
+static void search_run(Search *s, const Board *board, const uint64_t *keys, int key_count, const Move *moves, int count,
+                       const Limits *limits)
+{
+    MoveList list;
+    s->limits = *limits;
+    search_reset(s, board, keys, key_count);
+    if (!moves) {
+        gen_legal(&s->board, &list, GEN_ALL);
+        moves = list.moves;
+        count = list.count;
+    }
+    s->root_count = count;
+    memcpy(s->root_moves, moves, sizeof(Move) * (size_t)count);
+    iterate(s);
+}
+
+/* Searches board's moves (count of them, all legal) in s within seconds counted from
+ * limits->start, keys being the game's earlier positions for repetitions; returns the move
+ * chosen, at once when there is one. The search behind one-shot, batch and match moves. */
+static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys,
+                            int key_count, double seconds, Limits *limits)
+{
+    double budget = move_budget(seconds);
+    if (count == 1)
+        return moves[0];
+    limits->hard_deadline = limits->start + budget;
+    limits->soft_deadline = limits->start + budget;
+    /* the size a one-shot call would use, so that batch lines answer as one-shot calls do */
+    search_table(s, tt_megabytes_for(budget));
+    search_run(s, board, keys, key_count, moves, count, limits);
+    return s->best_move;
+}
+
+/* Searches every legal move of board (one at least) in s within limits as the UCI engine does
+ * in a game, so that a fixed-node match against our own UCI build is between equals: a table
+ * of the UCI default size kept from move to move and cleared when new_game is set, keys being
+ * the game's positions so far. Returns the move; its score (side to move's view) is in
+ * s->best_score and the depth completed in s->completed_depth (0: no score). */
+static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
+                             int new_game)
+{
+    if (new_game || s->tt.megabytes != HASH_DEFAULT_MB)
+        search_table(s, HASH_DEFAULT_MB);
+    search_run(s, board, keys, key_count, NULL, 0, limits);
+    return s->best_move;
 }
 
 /* Writes the principal variation in SAN. */
@@ -3541,6 +3561,7 @@ static void tt_init(TransTable *tt, size_t megabytes)
     while (count >= 1 && !(tt->buckets = calloc(count, sizeof(TTBucket))))
         count /= 2;
     tt->count = tt->buckets ? count : 0;
+    tt->megabytes = megabytes;
     tt->age = 0;
 }
 
@@ -3558,6 +3579,7 @@ static void tt_free(TransTable *tt)
     free(tt->buckets);
     tt->buckets = NULL;
     tt->count = 0;
+    tt->megabytes = 0;
 }
 
 static void tt_clear(TransTable *tt)
@@ -3653,9 +3675,9 @@ static int score_from_tt(int score, int ply)
 
 /* =============================================================== bench */
 
-/* Searches the bench positions to depth, each with fresh tables; returns the nodes searched
- * (the bench signature) and sets positions to their number. */
-static uint64_t bench_run(int depth, int *positions)
+/* Searches the bench positions to depth in s, each with fresh tables (a table of BENCH_HASH_MB);
+ * returns the nodes searched (the bench signature) and sets positions to their number. */
+static uint64_t bench_run(Search *s, int depth, int *positions)
 {
     static const char *const POSITIONS[] = {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -3675,30 +3697,22 @@ static uint64_t bench_run(int depth, int *positions)
         "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
         "8/5pk1/6p1/7p/3R4/6PP/r4P1K/8 b - - 0 40",
     };
-    static Search s;
-    static TransTable tt;
+    Limits limits;
     uint64_t total = 0;
     size_t i;
-    tt_init(&tt, BENCH_HASH_MB);
+    memset(&limits, 0, sizeof limits);
+    limits.depth_limit = depth;
+    search_table(s, BENCH_HASH_MB);
     for (i = 0; i < sizeof POSITIONS / sizeof POSITIONS[0]; i++) {
         Board b;
-        MoveList list;
         char err[200];
         int ok = board_from_fen(&b, POSITIONS[i], err, sizeof err);
         assert(ok);
         (void)ok;
-        tt_clear(&tt);
-        s.tt = &tt;
-        memset(&s.limits, 0, sizeof s.limits);
-        s.limits.depth_limit = depth;
-        search_reset(&s, &b, NULL, 0);
-        gen_legal(&b, &list, GEN_ALL);
-        s.root_count = list.count;
-        memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
-        iterate(&s);
-        total += s.nodes;
+        tt_clear(&s->tt);
+        search_run(s, &b, NULL, 0, NULL, 0, &limits);
+        total += s->nodes;
     }
-    tt_free(&tt);
     *positions = (int)(sizeof POSITIONS / sizeof POSITIONS[0]);
     return total;
 }
@@ -3832,8 +3846,10 @@ const char *web_play(const char *fen, const char *move)
  * `engine bench` prints it. */
 const char *web_bench(int depth)
 {
+    static Search s; /* its own, so that web_think's table stays as it is */
     int positions;
-    uint64_t nodes = bench_run(depth > 0 && depth <= MAX_DEPTH ? depth : BENCH_DEPTH, &positions);
+    uint64_t nodes = bench_run(&s, depth > 0 && depth <= MAX_DEPTH ? depth : BENCH_DEPTH, &positions);
+    search_free(&s);
     web_used = 0;
     web_append("nodes %llu\n", (unsigned long long)nodes);
     return web_out;
@@ -3912,10 +3928,10 @@ static const char *web_answer(Search *s, const Board *root, int legal_count, dou
 const char *web_think(const char *fen, const char *moves, double seconds)
 {
     static Search s;
-    static TransTable tt;
     static uint64_t keys[KEY_HISTORY_MAX];
     Board b;
     MoveList list;
+    Limits limits;
     char err[200];
     int key_count, bad;
     double start = clock_now(), budget;
@@ -3941,19 +3957,15 @@ const char *web_think(const char *fen, const char *moves, double seconds)
         s.nodes = 0;
         return web_answer(&s, &b, list.count, clock_now() - start);
     }
-    if (!tt.buckets)
-        tt_init(&tt, WEB_TT_MB);
+    if (s.tt.megabytes != WEB_TT_MB)
+        search_table(&s, WEB_TT_MB);
     budget = move_budget(seconds);
-    memset(&s.limits, 0, sizeof s.limits);
-    s.limits.start = start;
-    s.limits.hard_deadline = start + budget;
-    s.limits.soft_deadline = start + budget;
-    s.limits.report = web_report;
-    s.tt = &tt;
-    search_reset(&s, &b, keys, key_count);
-    s.root_count = list.count;
-    memcpy(s.root_moves, list.moves, sizeof(Move) * (size_t)list.count);
-    iterate(&s);
+    memset(&limits, 0, sizeof limits);
+    limits.start = start;
+    limits.hard_deadline = start + budget;
+    limits.soft_deadline = start + budget;
+    limits.report = web_report;
+    search_run(&s, &b, keys, key_count, list.moves, list.count, &limits);
     return web_answer(&s, &b, list.count, clock_now() - start);
 }
 

@@ -7,6 +7,8 @@
 
 int main(int argc, char **argv);
 
+static Search context; /* the test's search context, as main's in engine.c */
+
 /* Plays from fen until mate, a draw by rule, or max_plies; returns the plies to mate or -1. */
 static int play_out(const char *fen, long long nodes, int max_plies)
 {
@@ -42,7 +44,7 @@ static int play_out(const char *fen, long long nodes, int max_plies)
         limits.node_limit = (uint64_t)nodes;
         limits.start = clock_now();
         board_to_fen(&b, current);
-        if (decide(current, list, 60, &limits, &index, err, sizeof err, warning, sizeof warning) != 0 || index < 0) {
+        if (decide(&context, current, list, 60, &limits, &index, err, sizeof err, warning, sizeof warning) != 0 || index < 0) {
             printf("decide failed at %s: %s\n", current, err);
             return -1;
         }

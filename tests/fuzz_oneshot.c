@@ -72,6 +72,7 @@ static void check_answer(const char *fen, const char *moves, int status, int ind
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static Search context;
     static FILE *null_out;
     char *copy, *field[3];
     char err[200], warning[WARNING_MAX + 100];
@@ -104,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&limits, 0, sizeof limits);
     limits.node_limit = FUZZ_NODES;
     limits.start = clock_now();
-    status = decide(field[0], field[1], seconds, &limits, &index, err, sizeof err, warning, sizeof warning);
+    status = decide(&context, field[0], field[1], seconds, &limits, &index, err, sizeof err, warning, sizeof warning);
     check_answer(field[0], field[1], status, index, err, warning);
     if (null_out && status != 0)
         print_line(null_out, "error: %s", err);
