@@ -595,7 +595,7 @@ typedef struct {
 
 /* match: its options, the opponent, one game with how it ended, a worker's report of one, and
  * the tally of the games so far. */
-enum { MATCH_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
+enum { GAME_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
 /* finished games wait in a window for those before them, so that they count in their order */
 enum { MATCH_WINDOW = 4 * WORKERS_MAX };
 /* the built-in random mover's seed, mixed with the game's number */
@@ -634,19 +634,19 @@ typedef struct {
 
 typedef struct {
     Board start;
-    Move moves[MATCH_MAX_PLIES];
+    Move moves[GAME_MAX_PLIES];
     int ply_count;
     int engine_white;       /* 1 if our search plays white */
     char result[8];         /* "1-0", "0-1" or "1/2-1/2"; empty while the game runs */
     char termination[24];   /* the PGN Termination tag: normal, adjudication, time forfeit, ... */
     char reason[200];       /* checkmate, threefold repetition, or why the opponent forfeits */
-} MatchGame;                /* no pointers: a worker sends it through a pipe as it is */
+} Game;                /* no pointers: a worker sends it through a pipe as it is */
 
 typedef struct {
     int number;             /* the game's number from 0; -1 for an empty slot of the window */
     int status;             /* 0, or 1 if the opponent's process could not be started */
     char opponent[64];      /* its name */
-    MatchGame game;
+    Game game;
 } MatchReport;
 
 typedef struct {
@@ -737,27 +737,28 @@ static int run_match(Search *s, int argc, char **argv);
 static int run_datagen(Search *s, int argc, char **argv);
 static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
 static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
-static void datagen_play(MatchGame *g, Board *b, uint64_t *keys, Move m);
+static void game_begin(Game *g, const Board *b, uint64_t *keys);
+static void game_play(Game *g, Board *b, uint64_t *keys, Move m);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
-static int match_load_openings(const char *path, Board **openings, int *count);
-static int match_add_opening(Board **openings, int *count, int *capacity, const Board *b);
-static int match_opening_fen(char *line, char *fen, size_t size);
+static int openings_load(const char *path, Board **openings, int *count);
+static int openings_add(Board **openings, int *count, int *capacity, const Board *b);
+static int opening_fen(char *line, char *fen, size_t size);
 static int match_run_serial(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
 static int match_run_workers(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
 static void match_worker(Search *s, const MatchOptions *opt, const Board *openings, int count, const Worker *w);
-static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame *g, const char *opponent);
-static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, MatchGame *game, MatchOpponent *o);
-static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g);
-static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g);
-static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, long long nodes, Move *m);
+static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
+static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, Game *game, MatchOpponent *o);
+static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, Game *g);
+static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, Game *g);
+static int match_opponent_move(MatchOpponent *o, Game *g, const Board *b, double seconds, long long nodes, Move *m);
 static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game);
 static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply);
-static Move match_random_move(Board *b, uint64_t *state);
+static Move random_move(Board *b, uint64_t *state);
 static uint64_t random_next(uint64_t *state);
-static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g);
-static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason);
-static int match_forfeit(MatchGame *g, const char *termination, const char *format, ...);
-static int match_outcome(const MatchGame *g);
+static int game_over(Board *b, const uint64_t *keys, Game *g);
+static int game_end(Game *g, const char *result, const char *termination, const char *reason);
+static int match_forfeit(Game *g, const char *termination, const char *format, ...);
+static int match_outcome(const Game *g);
 static void match_summary(const MatchOptions *opt, const MatchTally *t);
 static int match_sprt_update(MatchTally *t, const MatchOptions *opt);
 static void match_sprt_bounds(const MatchOptions *opt, double *lower, double *upper);
@@ -767,7 +768,7 @@ static double match_elo(double s);
 static double match_logistic(double elo);
 static double match_exp(double x);
 static double match_sqrt(double x);
-static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, const MatchOptions *opt);
+static void match_write_pgn(FILE *out, const Game *g, int round, const char *opponent, const MatchOptions *opt);
 static void match_limits_text(const MatchOptions *opt, char *out, size_t size);
 static void match_pgn_tag(FILE *out, const char *name, const char *value);
 static void match_pgn_token(FILE *out, int *column, const char *token);
@@ -2004,7 +2005,7 @@ static int run_match(Search *s, int argc, char **argv)
     int status = match_parse_options(argc, argv, &opt);
     memset(&tally, 0, sizeof tally);
     if (status == 0)
-        status = match_load_openings(opt.openings, &openings, &count);
+        status = openings_load(opt.openings, &openings, &count);
     if (status == 0 && opt.pgn && !(tally.pgn = fopen(opt.pgn, "w"))) {
         fprintf(stderr, "error: cannot write %s\n", opt.pgn);
         status = EXIT_USAGE;
@@ -2043,7 +2044,7 @@ static void match_summary(const MatchOptions *opt, const MatchTally *t)
  * error line. */
 static int match_run_serial(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
 {
-    static MatchGame game;
+    static Game game;
     MatchOpponent opponent;
     int number, stop = 0;
     for (number = 0; number < opt->games && !stop; number++) {
@@ -2129,7 +2130,7 @@ static void match_worker(Search *s, const MatchOptions *opt, const Board *openin
 /* Counts a finished game, the games coming in their order: the running score line on stderr
  * (with the LLR under --sprt), the game appended to the PGN. Returns 1 once the SPRT has its
  * verdict, else 0. */
-static int match_record(MatchTally *t, const MatchOptions *opt, const MatchGame *g, const char *opponent)
+static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent)
 {
     char elo[100], llr[80] = "";
     int outcome = match_outcome(g), stop = 0;
@@ -2212,7 +2213,7 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
 
 /* Reads the openings file (one FEN or EPD line each) into a new array, or makes the start
  * position the only opening without a file; returns 0, or an exit status after one error line. */
-static int match_load_openings(const char *path, Board **openings, int *count)
+static int openings_load(const char *path, Board **openings, int *count)
 {
     char line[1024], fen[FEN_MAX + 100], err[200];
     int number = 0, capacity = 0, status = 0;
@@ -2222,7 +2223,7 @@ static int match_load_openings(const char *path, Board **openings, int *count)
     *count = 0;
     if (!path) {
         board_start(&b);
-        return match_add_opening(openings, count, &capacity, &b);
+        return openings_add(openings, count, &capacity, &b);
     }
     if (!f) {
         fprintf(stderr, "error: cannot read %s\n", path);
@@ -2230,10 +2231,10 @@ static int match_load_openings(const char *path, Board **openings, int *count)
     }
     while (status == 0 && fgets(line, sizeof line, f)) {
         number++;
-        if (!match_opening_fen(line, fen, sizeof fen))
+        if (!opening_fen(line, fen, sizeof fen))
             continue;
         if (board_from_fen(&b, fen, err, sizeof err))
-            status = match_add_opening(openings, count, &capacity, &b);
+            status = openings_add(openings, count, &capacity, &b);
         else if ((status = EXIT_BAD_FEN) != 0)
             fprintf(stderr, "error: %s line %d: %s\n", path, number, err);
     }
@@ -2246,7 +2247,7 @@ static int match_load_openings(const char *path, Board **openings, int *count)
 }
 
 /* Appends b to the openings, growing the array; returns 0, or EXIT_FAILURE after an error line. */
-static int match_add_opening(Board **openings, int *count, int *capacity, const Board *b)
+static int openings_add(Board **openings, int *count, int *capacity, const Board *b)
 {
     if (*count == *capacity) {
         int more = *capacity ? 2 * *capacity : 16;
@@ -2264,7 +2265,7 @@ static int match_add_opening(Board **openings, int *count, int *capacity, const 
 
 /* Writes an openings line as FEN: its first four fields, and the clocks when the next fields
  * are numbers (EPD operations and # comments are dropped); returns 0 for a line with nothing. */
-static int match_opening_fen(char *line, char *fen, size_t size)
+static int opening_fen(char *line, char *fen, size_t size)
 {
     char *field[6], *p = line;
     int n = 0, keep, i;
@@ -2293,38 +2294,31 @@ static int match_opening_fen(char *line, char *fen, size_t size)
  * moves and the result. Returns 0, or 1 after an error line if the opponent's process cannot
  * be started. */
 static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number,
-                           MatchGame *game, MatchOpponent *o)
+                           Game *game, MatchOpponent *o)
 {
-    static uint64_t keys[MATCH_MAX_PLIES + 1];
+    static uint64_t keys[GAME_MAX_PLIES + 1];
     Board board = openings[(number / 2) % count];
     uint64_t random_state = MATCH_RANDOM_SEED ^ (uint64_t)number;
     char how[100];
     int random = strcmp(opt->opponent, "random") == 0, playing, engine_moves = 0;
-    game->start = board;
+    game_begin(game, &board, keys);
     game->engine_white = number % 2 == 0;
-    game->ply_count = 0;
-    game->result[0] = '\0';
-    keys[0] = board.key;
     o->child.pid = 0;
     snprintf(o->name, sizeof o->name, "%s", opt->opponent);
     playing = random ? 1 : match_opponent_start(o, opt, game);
     if (playing < 0)
         return 1;
-    while (playing && !match_game_over(&board, keys, game)) {
+    while (playing && !game_over(&board, keys, game)) {
         Move m = MOVE_NONE;
-        Undo u;
         long long nodes = match_move_nodes(opt, count, number, game->ply_count);
         if ((board.side == WHITE) == game->engine_white)
             m = match_engine_move(s, &board, keys, game->ply_count + 1, opt->seconds, nodes, engine_moves++ == 0);
         else if (random)
-            m = match_random_move(&board, &random_state);
+            m = random_move(&board, &random_state);
         else
             playing = match_opponent_move(o, game, &board, opt->seconds, nodes, &m);
-        if (playing) {
-            game->moves[game->ply_count++] = m;
-            board_make(&board, m, &u);
-            keys[game->ply_count] = board.key;
-        }
+        if (playing)
+            game_play(game, &board, keys, m);
     }
     if (o->child.pid)
         child_send(&o->child, "quit");
@@ -2334,7 +2328,7 @@ static int match_play_game(Search *s, const MatchOptions *opt, const Board *open
 
 /* Starts the opponent and runs the UCI handshake (uci, isready, ucinewgame, isready); returns 1,
  * 0 after forfeiting the game for it, or -1 after an error line if no process can be started. */
-static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, MatchGame *g)
+static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, Game *g)
 {
     char command[MATCH_LINE], line[MATCH_LINE], err[200];
     double wait = 3 * opt->seconds > MATCH_HANDSHAKE_MS / 1000.0 ? 3 * opt->seconds : MATCH_HANDSHAKE_MS / 1000.0;
@@ -2356,7 +2350,7 @@ static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, Match
 
 /* Reads the opponent's lines until one starts with the word `word` (left in line), noting its
  * `id name`; returns 1, or 0 after forfeiting the game for it (silent too long, or crashed). */
-static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, MatchGame *g)
+static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, Game *g)
 {
     double deadline = clock_now() + wait;
     size_t len = strlen(word);
@@ -2376,9 +2370,9 @@ static int match_expect(MatchOpponent *o, const char *word, double wait, char *l
 
 /* Asks the opponent for its move in the game so far (position fen ... moves ..., then go nodes
  * and/or movetime); returns 1 with the move in m, or 0 after forfeiting the game for it. */
-static int match_opponent_move(MatchOpponent *o, MatchGame *g, const Board *b, double seconds, long long nodes, Move *m)
+static int match_opponent_move(MatchOpponent *o, Game *g, const Board *b, double seconds, long long nodes, Move *m)
 {
-    static char command[FEN_MAX + 32 + 6 * MATCH_MAX_PLIES];
+    static char command[FEN_MAX + 32 + 6 * GAME_MAX_PLIES];
     char line[MATCH_LINE], fen[FEN_MAX], token[16] = "", answer[8] = "", played[8];
     Board now = *b;
     double wait = 0;
@@ -2445,7 +2439,7 @@ static long long match_move_nodes(const MatchOptions *opt, int count, int number
 
 /* The built-in opponent: a legal move drawn at random from the game's generator (seeded by
  * the game's number, so a game against it repeats as far as our search does). */
-static Move match_random_move(Board *b, uint64_t *state)
+static Move random_move(Board *b, uint64_t *state)
 {
     MoveList list;
     gen_legal(b, &list, GEN_ALL);
@@ -2463,21 +2457,21 @@ static uint64_t random_next(uint64_t *state)
 }
 
 /* Returns 1 and records the result if the game is over: by the rules (board_status, keys
- * holding every position of the game), or after MATCH_MAX_PLIES plies (adjudicated a draw). */
-static int match_game_over(Board *b, const uint64_t *keys, MatchGame *g)
+ * holding every position of the game), or after GAME_MAX_PLIES plies (adjudicated a draw). */
+static int game_over(Board *b, const uint64_t *keys, Game *g)
 {
     GameStatus status = board_status(b, keys, g->ply_count + 1);
     if (status == STATUS_CHECKMATE)
-        return match_end(g, b->side == WHITE ? "0-1" : "1-0", "normal", game_status_name(status));
+        return game_end(g, b->side == WHITE ? "0-1" : "1-0", "normal", game_status_name(status));
     if (status != STATUS_PLAY)
-        return match_end(g, "1/2-1/2", "normal", game_status_name(status));
-    if (g->ply_count >= MATCH_MAX_PLIES)
-        return match_end(g, "1/2-1/2", "adjudication", "ply limit reached");
+        return game_end(g, "1/2-1/2", "normal", game_status_name(status));
+    if (g->ply_count >= GAME_MAX_PLIES)
+        return game_end(g, "1/2-1/2", "adjudication", "ply limit reached");
     return 0;
 }
 
 /* Records how the game ended; returns 1. */
-static int match_end(MatchGame *g, const char *result, const char *termination, const char *reason)
+static int game_end(Game *g, const char *result, const char *termination, const char *reason)
 {
     snprintf(g->result, sizeof g->result, "%s", result);
     snprintf(g->termination, sizeof g->termination, "%s", termination);
@@ -2486,7 +2480,7 @@ static int match_end(MatchGame *g, const char *result, const char *termination, 
 }
 
 /* Records that the opponent loses the game, the reason printf-style; returns 0. */
-static int match_forfeit(MatchGame *g, const char *termination, const char *format, ...)
+static int match_forfeit(Game *g, const char *termination, const char *format, ...)
 {
     va_list ap;
     char *p;
@@ -2503,7 +2497,7 @@ static int match_forfeit(MatchGame *g, const char *termination, const char *form
 }
 
 /* Returns 0, 1 or 2 if the game was a win, a draw or a loss for our engine. */
-static int match_outcome(const MatchGame *g)
+static int match_outcome(const Game *g)
 {
     if (strcmp(g->result, "1/2-1/2") == 0)
         return 1;
@@ -2611,7 +2605,7 @@ static double match_sqrt(double x)
 }
 
 /* Appends one game as PGN: the tags, the moves in SAN, the reason in a comment, the result. */
-static void match_write_pgn(FILE *out, const MatchGame *g, int round, const char *opponent, const MatchOptions *opt)
+static void match_write_pgn(FILE *out, const Game *g, int round, const char *opponent, const MatchOptions *opt)
 {
     Board b = g->start, standard;
     char fen[FEN_MAX], text[sizeof g->reason + 2];
@@ -2710,7 +2704,7 @@ static int run_datagen(Search *s, int argc, char **argv)
     double start = clock_now();
     int count = 0, g, status = datagen_parse_options(argc, argv, &opt);
     if (status == 0 && opt.openings)
-        status = match_load_openings(opt.openings, &openings, &count);
+        status = openings_load(opt.openings, &openings, &count);
     if (status == 0 && opt.out) {
         snprintf(tmp, sizeof tmp, "%s.tmp", opt.out);
         if (!(out = fopen(tmp, "w"))) {
@@ -2782,10 +2776,10 @@ static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
  * stays beyond 1000 cp for 6 plies, a draw after ply 100 once it stays within 10 cp for 16. */
 static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out)
 {
-    static MatchGame game;
-    static uint64_t keys[MATCH_MAX_PLIES + 1];
-    static char fens[MATCH_MAX_PLIES][FEN_MAX];
-    static int scores[MATCH_MAX_PLIES];
+    static Game game;
+    static uint64_t keys[GAME_MAX_PLIES + 1];
+    static char fens[GAME_MAX_PLIES][FEN_MAX];
+    static int scores[GAME_MAX_PLIES];
     uint64_t state = opt->seed ^ ((uint64_t)number * DATAGEN_GAME_MIX);
     Board board;
     int kept = 0, random_plies, win_streak = 0, draw_streak = 0, i;
@@ -2795,16 +2789,13 @@ static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openi
     else
         board_start(&board);
     random_plies = DATAGEN_RANDOM_PLIES + (int)(random_next(&state) % DATAGEN_RANDOM_PLIES_SPAN);
-    game.start = board;
-    game.ply_count = 0;
-    game.result[0] = '\0';
-    keys[0] = board.key;
+    game_begin(&game, &board, keys);
     for (i = 0; i < random_plies; i++) {
-        if (match_game_over(&board, keys, &game))
+        if (game_over(&board, keys, &game))
             return 0;
-        datagen_play(&game, &board, keys, match_random_move(&board, &state));
+        game_play(&game, &board, keys, random_move(&board, &state));
     }
-    while (!match_game_over(&board, keys, &game)) {
+    while (!game_over(&board, keys, &game)) {
         Limits limits;
         int score, depth, white;
         Move m;
@@ -2825,14 +2816,14 @@ static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openi
         win_streak = abs(score) > DATAGEN_WIN_SCORE ? win_streak + 1 : 0;
         draw_streak = abs(score) <= DATAGEN_DRAW_SCORE ? draw_streak + 1 : 0;
         if (win_streak >= DATAGEN_WIN_PLIES) {
-            match_end(&game, white > 0 ? "1-0" : "0-1", "adjudication", "win");
+            game_end(&game, white > 0 ? "1-0" : "0-1", "adjudication", "win");
             break;
         }
         if (game.ply_count >= DATAGEN_DRAW_AFTER && draw_streak >= DATAGEN_DRAW_PLIES) {
-            match_end(&game, "1/2-1/2", "adjudication", "draw");
+            game_end(&game, "1/2-1/2", "adjudication", "draw");
             break;
         }
-        datagen_play(&game, &board, keys, m);
+        game_play(&game, &board, keys, m);
     }
     result = strcmp(game.result, "1-0") == 0 ? "1.0" : strcmp(game.result, "0-1") == 0 ? "0.0" : "0.5";
     for (i = 0; i < kept; i++)
@@ -2840,8 +2831,17 @@ static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openi
     return kept;
 }
 
+/* Starts g from the position start, b, whose key is the first of keys; no result yet. */
+static void game_begin(Game *g, const Board *b, uint64_t *keys)
+{
+    g->start = *b;
+    g->ply_count = 0;
+    g->result[0] = '\0';
+    keys[0] = b->key;
+}
+
 /* Plays m in the game: the move recorded, the board moved on, its key kept. */
-static void datagen_play(MatchGame *g, Board *b, uint64_t *keys, Move m)
+static void game_play(Game *g, Board *b, uint64_t *keys, Move m)
 {
     Undo u;
     g->moves[g->ply_count++] = m;
