@@ -1,8 +1,11 @@
-/* engine.c: the program. Command line (one-shot decision, batch, perft, eval, bench), the
- * UCI loop, matches against other engines, self-play training data, time management, the
- * search and the transposition table.
- * Sections, in order: platform shim, command line, UCI, match, datagen, time, search,
- * transposition table, bench, web (the WebAssembly build's exports for the page). */
+/* engine.c: the engine, then its front ends. The engine (time, transposition table,
+ * search, bench) works on a Search context its caller owns, reads no input and prints
+ * nothing: it reports through the callbacks its caller puts in the Limits. The front ends
+ * call only the engine's entry points (and the helpers they share): the command line
+ * (one-shot, batch, perft, eval, d, bench), UCI, match and datagen (with the games they
+ * share), and the WebAssembly exports.
+ * Sections, in order: the engine: clock, time, transposition table, search, bench; the
+ * front ends: shared, command line, UCI, games, match, datagen, web. */
 #if !defined(_POSIX_C_SOURCE) && !defined(ENGINE_NO_POSIX)
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -49,447 +52,19 @@ double web_now(void);   /* imported from env: the page's performance.now(), in m
 #define ENGINE_VERSION "1.0"
 #define ENGINE_AUTHOR "the Boxer developers"
 
-enum { EXIT_USAGE = 2, EXIT_BAD_FEN = 3, EXIT_BAD_MOVES = 4 };
+/* ######################################################################## */
+/* The engine. Its entry points: search_run (and search_one_shot, search_game_move built on
+ * it), search_table, search_free, pv_to_san, bench_run; the clock and time budgets
+ * (clock_now, move_budget, time_for_clock, tt_megabytes_for); tt_clear and tt_hashfull.
+ * ######################################################################## */
+
 enum { MAX_PLY = 100, MAX_DEPTH = 64 };
 enum { SCORE_INF = 32000, SCORE_MATE = 31000, SCORE_MATE_BOUND = SCORE_MATE - MAX_PLY - 1, SCORE_DRAW = 0 };
 enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
 enum { HASH_DEFAULT_MB = 16 };   /* the UCI Hash option's default, also the table of a match game at fixed nodes */
-enum { WARNING_MAX = 400, HISTORY_MAX = 16384 };
-enum { BATCH_LINE_MAX = 1 << 16 };
-enum { WORKERS_MAX = 64 };
+enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
 enum { BENCH_DEPTH = 9, BENCH_HASH_MB = 16 };   /* the bench signature's depth and table */
-enum { REPORT_LINE = 1024 };    /* report_text's line: its PV is below 600 bytes */
-
-/* ======================================================== platform shim */
-
-/* Seconds on a monotonic wall clock (POSIX), or processor time where there is none; in
- * WebAssembly the page's clock (its own build) or 0 (the course's, which imports nothing). */
-static double clock_now(void)
-{
-#ifdef ENGINE_WASM_PAGE
-    return web_now() / 1000;
-#elif defined(ENGINE_WASM)
-    return 0;
-#else
-#if HAVE_POSIX && defined(CLOCK_MONOTONIC)
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
-        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#endif
-    return (double)clock() / CLOCKS_PER_SEC;
-#endif
-}
-
-/* Seconds since the kernel created this process, from /proc/self/stat (Linux): the time an
- * exec, the dynamic loader or a busy machine took before main. Its start time counts in clock
- * ticks, so the answer is up to one tick (10 ms) early, which errs on the safe side.
- * 0 where there is no such file, or when the reading is implausible. */
-static double time_before_main(void)
-{
-#if HAVE_POSIX && defined(__linux__) && defined(CLOCK_BOOTTIME)
-    char line[1024], *field;
-    struct timespec now;
-    unsigned long long start_ticks;
-    long ticks_per_second = sysconf(_SC_CLK_TCK);
-    double elapsed;
-    int i;
-    FILE *f = fopen("/proc/self/stat", "r");
-    if (!f)
-        return 0;
-    field = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
-    fclose(f);
-    if (!field || ticks_per_second <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
-        return 0;
-    /* the command name may hold spaces: count fields after its ')'; the start time is field 22 */
-    for (i = 2; i < 22 && field; i++)
-        field = strchr(field + 1, ' ');
-    if (!field || sscanf(field, "%llu", &start_ticks) != 1)
-        return 0;
-    elapsed = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 - (double)start_ticks / (double)ticks_per_second;
-    return elapsed >= 0 && elapsed < 0.5 ? elapsed : 0;
-#else
-    return 0;
-#endif
-}
-
-/* Returns 1 if a line of input is waiting on stdin (POSIX select), else 0. */
-static int input_waiting(void)
-{
-#if HAVE_POSIX
-    fd_set set;
-    struct timeval tv = { 0, 0 };
-    FD_ZERO(&set);
-    FD_SET(0, &set);
-    return select(1, &set, NULL, NULL, &tv) > 0;
-#else
-    return 0;
-#endif
-}
-
-/* Reads at most size bytes of stdin into buf, blocking until some come (POSIX read, else
- * one fgets line); returns how many, 0 at the end of input. */
-static size_t input_read(char *buf, size_t size)
-{
-#if HAVE_POSIX
-    ssize_t n;
-    do
-        n = read(0, buf, size);
-    while (n < 0 && errno == EINTR);
-    return n > 0 ? (size_t)n : 0;
-#else
-    return fgets(buf, (int)size, stdin) ? strlen(buf) : 0;
-#endif
-}
-
-/* Returns 1 if stdin is a terminal (a person typing), else 0. */
-static int input_is_terminal(void)
-{
-#if HAVE_POSIX
-    return isatty(0);
-#else
-    return 0;
-#endif
-}
-
-/* An engine run as a child process and spoken to through pipes (match mode). */
-typedef struct {
-    long pid;               /* 0 when no process runs */
-    int to_child;           /* our end of its stdin */
-    int from_child;         /* our end of its stdout */
-    size_t used;            /* bytes waiting in buf */
-    char buf[4096];
-} Child;
-
-#if HAVE_POSIX
-/* The process group of the running child, which a match worker's signal handler kills. */
-static volatile sig_atomic_t child_group;
-#endif
-
-/* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
- * and its stderr on /dev/null; returns 1, or 0 with a reason (always 0 without POSIX). */
-static int child_start(Child *c, const char *command, char *err, size_t err_size)
-{
-#if HAVE_POSIX
-    int in[2] = { -1, -1 }, out[2] = { -1, -1 }, i;
-    pid_t pid = -1;
-    c->pid = 0;
-    c->used = 0;
-    if (pipe(in) != 0 || pipe(out) != 0 || (pid = fork()) < 0) {
-        snprintf(err, err_size, "cannot start a process: %s", strerror(errno));
-        for (i = 0; i < 2; i++) {
-            if (in[i] >= 0)
-                close(in[i]);
-            if (out[i] >= 0)
-                close(out[i]);
-        }
-        return 0;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        setpgid(0, 0);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        if (null >= 0)
-            dup2(null, 2);
-        close(in[1]);
-        close(out[0]);
-        signal(SIGPIPE, SIG_DFL); /* undo our SIG_IGN, which exec would pass on */
-        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    child_group = (sig_atomic_t)pid;
-    signal(SIGPIPE, SIG_IGN); /* a dead child must not kill us on the next write */
-    close(in[0]);
-    close(out[1]);
-    c->pid = pid;
-    c->to_child = in[1];
-    c->from_child = out[0];
-    return 1;
-#else
-    (void)command;
-    c->pid = 0;
-    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, exec, pipe)");
-    return 0;
-#endif
-}
-
-/* Writes line and its newline to the child in one write, as a GUI does; returns 0 if the
- * child cannot take them or the line is too long. */
-static int child_send(Child *c, const char *line)
-{
-#if HAVE_POSIX
-    char buf[8192];
-    size_t len = strlen(line), done = 0;
-    if (!c->pid || len + 1 > sizeof buf)
-        return 0;
-    memcpy(buf, line, len);
-    buf[len++] = '\n';
-    while (done < len) {
-        ssize_t n = write(c->to_child, buf + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        done += (size_t)n;
-    }
-    return 1;
-#else
-    (void)c;
-    (void)line;
-    return 0;
-#endif
-}
-
-/* Reads one line from the child into line (without its newline, cut to size), waiting until
- * clock_now() reaches deadline; returns 1, 0 on timeout, -1 when its output is closed. */
-static int child_read_line(Child *c, char *line, size_t size, double deadline)
-{
-#if HAVE_POSIX
-    for (;;) {
-        char *end = memchr(c->buf, '\n', c->used);
-        struct pollfd p;
-        ssize_t n;
-        double wait = deadline - clock_now();
-        if (end) {
-            size_t len = (size_t)(end - c->buf), keep = len < size - 1 ? len : size - 1;
-            memcpy(line, c->buf, keep);
-            line[keep > 0 && line[keep - 1] == '\r' ? keep - 1 : keep] = '\0';
-            c->used -= len + 1;
-            memmove(c->buf, end + 1, c->used);
-            return 1;
-        }
-        if (c->used == sizeof c->buf)
-            c->used = 0; /* a line longer than the buffer is dropped */
-        if (!c->pid || wait <= 0)
-            return c->pid ? 0 : -1;
-        p.fd = c->from_child;
-        p.events = POLLIN;
-        if (poll(&p, 1, (int)(wait * 1000) + 1) <= 0)
-            continue; /* timeout or signal: the clock decides */
-        n = read(c->from_child, c->buf + c->used, sizeof c->buf - c->used);
-        if (n == 0 || (n < 0 && errno != EINTR))
-            return -1;
-        c->used += n > 0 ? (size_t)n : 0;
-    }
-#else
-    (void)c;
-    (void)line;
-    (void)size;
-    (void)deadline;
-    return -1;
-#endif
-}
-
-/* Ends the child: closes its input, gives it 0.2 s to exit, then kills its process group,
- * reaps it and describes how it ended in how ("exited with status 0", "killed by signal 9"). */
-static void child_stop(Child *c, char *how, size_t how_size)
-{
-#if HAVE_POSIX
-    int status = 0, i;
-    pid_t done = 0;
-    snprintf(how, how_size, "not running");
-    if (!c->pid)
-        return;
-    close(c->to_child);
-    for (i = 0; i < 20 && (done = waitpid((pid_t)c->pid, &status, WNOHANG)) == 0; i++)
-        poll(NULL, 0, 10);
-    kill(-(pid_t)c->pid, SIGKILL); /* also whatever it started */
-    child_group = 0;
-    if (done <= 0)
-        while (waitpid((pid_t)c->pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    close(c->from_child);
-    c->pid = 0;
-    if (WIFSIGNALED(status))
-        snprintf(how, how_size, "killed by signal %d", WTERMSIG(status));
-    else
-        snprintf(how, how_size, "exited with status %d", WEXITSTATUS(status));
-#else
-    (void)c;
-    snprintf(how, how_size, "not running");
-#endif
-}
-
-/* A copy of this process that plays match games for it, with a pipe each way. Each side
- * reads from its `in` and writes to its `out`. */
-typedef struct {
-    long pid;               /* in the parent: the worker's; 0 when none runs (and in the worker) */
-    int in;
-    int out;
-} Worker;
-
-#if HAVE_POSIX
-/* A worker's SIGTERM and SIGINT: kills and reaps its opponent's process group, then ends. */
-static void worker_on_signal(int signal_number)
-{
-    (void)signal_number;
-    if (child_group) {
-        kill(-(pid_t)child_group, SIGKILL);
-        waitpid((pid_t)child_group, NULL, 0);
-    }
-    _exit(1);
-}
-#endif
-
-/* Forks workers[index] with its two pipes (close-on-exec, so no opponent inherits them);
- * returns 1 in the parent, 0 in the worker (which closes the parent's ends to the earlier
- * workers, so that each sees the end of its own input), -1 with a reason if it cannot. */
-static int worker_start(Worker *workers, int index, char *err, size_t err_size)
-{
-#if HAVE_POSIX
-    int down[2] = { -1, -1 }, up[2] = { -1, -1 }, i; /* down: parent to worker; up: back */
-    Worker *w = &workers[index];
-    pid_t pid = -1;
-    if (pipe(down) != 0 || pipe(up) != 0 || (pid = fork()) < 0) {
-        snprintf(err, err_size, "cannot start a worker process: %s", strerror(errno));
-        for (i = 0; i < 2; i++) {
-            if (down[i] >= 0)
-                close(down[i]);
-            if (up[i] >= 0)
-                close(up[i]);
-        }
-        return -1;
-    }
-    for (i = 0; i < 2; i++) {
-        fcntl(down[i], F_SETFD, FD_CLOEXEC);
-        fcntl(up[i], F_SETFD, FD_CLOEXEC);
-    }
-    if (pid == 0) {
-        for (i = 0; i < index; i++) {
-            close(workers[i].in);
-            close(workers[i].out);
-        }
-        signal(SIGTERM, worker_on_signal);
-        signal(SIGINT, worker_on_signal);
-        close(down[1]);
-        close(up[0]);
-        w->pid = 0;
-        w->in = down[0];
-        w->out = up[1];
-        return 0;
-    }
-    signal(SIGPIPE, SIG_IGN); /* a dead worker must not kill us on the next write */
-    close(down[0]);
-    close(up[1]);
-    w->pid = pid;
-    w->in = up[0];
-    w->out = down[1];
-    return 1;
-#else
-    (void)workers;
-    (void)index;
-    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, pipe)");
-    return -1;
-#endif
-}
-
-/* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
-static int worker_write(const Worker *w, const void *data, size_t size)
-{
-#if HAVE_POSIX
-    const char *p = data;
-    while (size > 0) {
-        ssize_t n = write(w->out, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 1;
-#else
-    (void)w;
-    (void)data;
-    (void)size;
-    return 0;
-#endif
-}
-
-/* Reads exactly size bytes from the other side, waiting for them; returns 1, or 0 if it is
- * gone (or closed its end) first. */
-static int worker_read(const Worker *w, void *data, size_t size)
-{
-#if HAVE_POSIX
-    char *p = data;
-    while (size > 0) {
-        ssize_t n = read(w->in, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 1;
-#else
-    (void)w;
-    (void)data;
-    (void)size;
-    return 0;
-#endif
-}
-
-/* Waits until one of the count workers has written something (or ended); returns its index,
- * or -1 if waiting fails. */
-static int worker_wait(const Worker *workers, int count)
-{
-#if HAVE_POSIX
-    struct pollfd p[WORKERS_MAX];
-    int i, n = count < WORKERS_MAX ? count : WORKERS_MAX;
-    for (i = 0; i < n; i++) {
-        p[i].fd = workers[i].in;
-        p[i].events = POLLIN;
-        p[i].revents = 0;
-    }
-    while (poll(p, (nfds_t)n, -1) < 0)
-        if (errno != EINTR)
-            return -1;
-    for (i = 0; i < n; i++)
-        if (p[i].revents)
-            return i;
-    return -1;
-#else
-    (void)workers;
-    (void)count;
-    return -1;
-#endif
-}
-
-/* Ends a worker and reaps it: closing its input ends an idle one; a busy one (now) first
- * gets SIGTERM, on which it kills its opponent. */
-static void worker_stop(Worker *w, int now)
-{
-#if HAVE_POSIX
-    int status;
-    if (!w->pid)
-        return;
-    if (now)
-        kill((pid_t)w->pid, SIGTERM);
-    close(w->out);
-    close(w->in);
-    while (waitpid((pid_t)w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    w->pid = 0;
-#else
-    (void)w;
-    (void)now;
-#endif
-}
-
-/* Ends this process at once, as a worker does: its parent owns the files and buffers. */
-static void worker_exit(int status)
-{
-#if HAVE_POSIX
-    _exit(status);
-#else
-    exit(status);
-#endif
-}
-
-/* ============================================================ types */
 
 typedef struct {
     uint32_t key;
@@ -574,204 +149,8 @@ struct Search {
     int tables_used;        /* the history tables hold values (a static Search starts at zero) */
 };
 
-/* A UCI option: one table drives both the `uci` listing and `setoption` (as Fruit's option.cpp). */
-enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON };
-typedef struct {
-    const char *name;
-    int type;
-    int initial, min, max;  /* spin bounds; a check is 0 or 1; a button has no value */
-    int value;
-} UciOption;
-
-/* The numbers a UCI `go` may carry, in the order of GO_WORDS; -1 when absent. */
-enum { GO_WTIME, GO_BTIME, GO_WINC, GO_BINC, GO_MOVESTOGO, GO_MOVETIME, GO_DEPTH, GO_NODES, GO_MATE, GO_PERFT, GO_NUMBER_NB };
-typedef struct {
-    long long number[GO_NUMBER_NB];
-    int infinite;
-    int ponder;
-    int search_count;       /* 0: every legal move */
-    Move search_moves[MAX_MOVES];
-} UciGo;
-
-/* match: its options, the opponent, one game with how it ended, a worker's report of one, and
- * the tally of the games so far. */
-enum { GAME_MAX_PLIES = 400, MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
-/* finished games wait in a window for those before them, so that they count in their order */
-enum { MATCH_WINDOW = 4 * WORKERS_MAX };
-/* the built-in random mover's seed, mixed with the game's number */
-#define MATCH_RANDOM_SEED UINT64_C(0x9E3779B97F4A7C15)
-/* game pairs score 0, 1/2, 1, 3/2 or 2 points: the pentanomial model's five outcomes */
-enum { PAIR_OUTCOMES = 5 };
-/* the count given to a pair outcome not seen yet, so that the variance is never 0 (fishtest's
- * regularization of the pentanomial frequencies) */
-static const double MATCH_SPRT_PRIOR = 1e-3;
-/* the two-sided 95% quantile of the normal distribution */
-static const double MATCH_Z95 = 1.959964;
-/* the score of a game for us by match_outcome (win, draw, loss), and of a pair by half points */
-static const double GAME_SCORES[3] = { 1, 0.5, 0 };
-static const double PAIR_SCORES[PAIR_OUTCOMES] = { 0, 0.25, 0.5, 0.75, 1 };
-enum { MATCH_HANDSHAKE_MS = 5000, MATCH_SLACK_MS = 250 };
-/* at fixed nodes the opponent answers within 5 s plus its nodes at 50 k nodes a second, so that a
- * loaded machine never makes it forfeit (a UCI engine searches millions a second) */
-enum { MATCH_NODES_WAIT_MS = 5000, MATCH_SLOW_NODES_PER_SECOND = 50000 };
-typedef struct {
-    const char *opponent;   /* a UCI engine's command line, or "random" */
-    const char *openings;   /* a FEN/EPD file, or NULL for the start position */
-    const char *pgn;        /* where the games go, or NULL */
-    int games;
-    double seconds;         /* per move, for both sides, or 0 */
-    long long nodes;        /* per move, for both sides, or 0 */
-    int concurrency;        /* games at once, each in a worker process when more than 1 */
-    int sprt;               /* 1: stop at the SPRT's verdict on elo0 against elo1 */
-    double elo0, elo1;      /* the hypotheses H0 and H1, logistic Elo */
-    double alpha, beta;     /* the error rates: false H1, false H0 */
-} MatchOptions;
-
-typedef struct {
-    Child child;            /* its process (pid 0 for the random mover) */
-    char name[64];          /* its `id name`, else the command */
-} MatchOpponent;
-
-typedef struct {
-    Board start;
-    Move moves[GAME_MAX_PLIES];
-    int ply_count;
-    int engine_white;       /* 1 if our search plays white */
-    char result[8];         /* "1-0", "0-1" or "1/2-1/2"; empty while the game runs */
-    char termination[24];   /* the PGN Termination tag: normal, adjudication, time forfeit, ... */
-    char reason[200];       /* checkmate, threefold repetition, or why the opponent forfeits */
-} Game;                /* no pointers: a worker sends it through a pipe as it is */
-
-typedef struct {
-    int number;             /* the game's number from 0; -1 for an empty slot of the window */
-    int status;             /* 0, or 1 if the opponent's process could not be started */
-    char opponent[64];      /* its name */
-    Game game;
-} MatchReport;
-
-typedef struct {
-    FILE *pgn;              /* where the games go, or NULL */
-    char opponent[64];      /* its name, from the last game */
-    int played;             /* games counted, which are the first ones */
-    int score[3];           /* our wins, draws, losses */
-    int pairs[PAIR_OUTCOMES]; /* game pairs (2k, 2k+1) by our half points: 0 to 4 */
-    int half_points;        /* ours in the first game of a pair still open */
-    double llr;             /* the SPRT's log-likelihood ratio after the last pair */
-    int verdict;            /* 1: H1 accepted, -1: H0 accepted, 0: none yet */
-} MatchTally;
-
-/* datagen: its options. Its games are adjudicated as ../shared/datagen adjudicates them. */
-enum { DATAGEN_GAMES_MAX = 100000000, DATAGEN_PROGRESS_GAMES = 100 };
-enum { DATAGEN_RANDOM_PLIES = 6, DATAGEN_RANDOM_PLIES_SPAN = 4 };    /* 6 to 9 random plies first */
-enum { DATAGEN_MIN_PLY = 8 };                                         /* no position kept before it */
-enum { DATAGEN_WIN_SCORE = 1000, DATAGEN_WIN_PLIES = 6 };             /* a win: beyond 1000 cp for 6 plies */
-enum { DATAGEN_DRAW_SCORE = 10, DATAGEN_DRAW_PLIES = 16, DATAGEN_DRAW_AFTER = 100 }; /* a draw: within 10 cp for 16 plies after ply 100 */
-/* mixes the game's number into the seed */
-#define DATAGEN_GAME_MIX UINT64_C(0xD1B54A32D192ED03)
-typedef struct {
-    int games;
-    long long nodes;        /* about this many a move: drawn from 0.75 to 1.25 times it */
-    uint64_t seed;
-    const char *out;        /* the file, or NULL for stdout */
-    const char *openings;   /* a FEN/EPD file, or NULL for the start position */
-} DatagenOptions;
-
 /* prototypes */
-static void print_usage(FILE *out);
-static void print_line(FILE *out, const char *format, ...);
-static int parse_seconds(const char *s, double *out);
-static int parse_count(const char *s, long long max, long long *out);
-static int parse_decimal(const char *s, const char **end, double *out);
-static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, Limits *limits);
-static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
-static int run_batch(Search *s, const Limits *options);
-static int batch_read_line(char *line, size_t size);
-static int batch_answer(Search *s, char *line, const Limits *options, long number);
-static int run_perft(int argc, char **argv);
-static int run_eval(int argc, char **argv);
-static int run_bench(Search *s, int depth);
-static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size);
-static void report_verbose(const Search *s, int depth, int score, int bound);
-static int run_board(int argc, char **argv);
-static int board_from_argument(int argc, char **argv, Board *b);
-static void show_board(const Board *b);
-static void show_perft(Board *b, int depth);
-static void show_eval(const Board *b);
-static void uci_loop(Search *s);
-static size_t input_line_length(size_t from);
-static void input_remove(size_t from, size_t n);
-static int input_fill(int wait);
-static void input_first_word(char *word, size_t size, size_t from, size_t line_length);
-static int uci_read_line(char *line, size_t size);
-static char *uci_word(char **rest);
-static int uci_same_text(const char *a, const char *b);
-static int uci_number(const char *s, long long *out);
-static void uci_append(char *buf, size_t size, const char *word);
-static void uci_execute(char *line);
-static void uci_cmd_uci(char *args);
-static void uci_cmd_isready(char *args);
-static void uci_cmd_ucinewgame(char *args);
-static void uci_cmd_setoption(char *args);
-static void uci_cmd_position(char *args);
-static void uci_cmd_go(char *args);
-static void uci_cmd_idle(char *args);
-static void uci_cmd_quit(char *args);
-static void uci_cmd_d(char *args);
-static void uci_cmd_perft(char *args);
-static void uci_cmd_eval(char *args);
-static void uci_cmd_bench(char *args);
-static void uci_option_set(int id, const char *value);
-static void uci_start_position(void);
-static void uci_push_key(uint64_t key);
-static void uci_parse_go(char *args, UciGo *go);
-static void uci_search(double start);
-static void uci_set_limits(Limits *l, const UciGo *go, double start);
-static void uci_set_deadlines(Limits *l, const UciGo *go, double base);
-static void uci_wait_for_stop(Search *s);
-static void uci_ponderhit(Search *s);
-static void uci_pv(const Search *s, char *out, size_t size);
-static void uci_print_info(const Search *s, int depth, int score, int bound);
-static void uci_print_bestmove(Search *s);
-static void uci_poll(Search *s);
-static int run_match(Search *s, int argc, char **argv);
-static int run_datagen(Search *s, int argc, char **argv);
-static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
-static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
-static void game_begin(Game *g, const Board *b, uint64_t *keys);
-static void game_play(Game *g, Board *b, uint64_t *keys, Move m);
-static int match_parse_options(int argc, char **argv, MatchOptions *opt);
-static int openings_load(const char *path, Board **openings, int *count);
-static int openings_add(Board **openings, int *count, int *capacity, const Board *b);
-static int opening_fen(char *line, char *fen, size_t size);
-static int match_run_serial(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
-static int match_run_workers(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
-static void match_worker(Search *s, const MatchOptions *opt, const Board *openings, int count, const Worker *w);
-static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
-static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, Game *game, MatchOpponent *o);
-static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, Game *g);
-static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, Game *g);
-static int match_opponent_move(MatchOpponent *o, Game *g, const Board *b, double seconds, long long nodes, Move *m);
-static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game);
-static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply);
-static Move random_move(Board *b, uint64_t *state);
-static uint64_t random_next(uint64_t *state);
-static int game_over(Board *b, const uint64_t *keys, Game *g);
-static int game_end(Game *g, const char *result, const char *termination, const char *reason);
-static int match_forfeit(Game *g, const char *termination, const char *format, ...);
-static int match_outcome(const Game *g);
-static void match_summary(const MatchOptions *opt, const MatchTally *t);
-static int match_sprt_update(MatchTally *t, const MatchOptions *opt);
-static void match_sprt_bounds(const MatchOptions *opt, double *lower, double *upper);
-static double match_moments(const int *count, const double *value, int outcomes, double prior, double *variance, double *n);
-static void match_elo_text(const int *count, const double *value, int outcomes, int decimals, char *out, size_t size);
-static double match_elo(double s);
-static double match_logistic(double elo);
-static double match_exp(double x);
-static double match_sqrt(double x);
-static void match_write_pgn(FILE *out, const Game *g, int round, const char *opponent, const MatchOptions *opt);
-static void match_limits_text(const MatchOptions *opt, char *out, size_t size);
-static void match_pgn_tag(FILE *out, const char *name, const char *value);
-static void match_pgn_token(FILE *out, int *column, const char *token);
+static double clock_now(void);
 static double move_budget(double seconds);
 static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard);
 static int time_is_up(Search *s);
@@ -779,77 +158,949 @@ static void tt_init(TransTable *tt, size_t megabytes);
 static size_t tt_megabytes_for(double budget);
 static void tt_free(TransTable *tt);
 static void tt_clear(TransTable *tt);
-static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit);
 static void tt_prefetch(const TransTable *tt, uint64_t key);
+static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit);
 static int tt_hashfull(const TransTable *tt);
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply);
 static int score_to_tt(int score, int ply);
 static int score_from_tt(int score, int ply);
-static double ln(double x);
-static void lmr_init(void);
-static int see(const Board *b, Move m);
-static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
-static Move picker_next(MovePicker *mp, int *score);
-static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
-static int qsearch(Search *s, int alpha, int beta, int ply);
-static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
-static int search_root(Search *s, int alpha, int beta, int depth);
-static void iterate(Search *s);
-static void report_iteration(Search *s, int depth, int score, int bound);
-static uint64_t bench_run(Search *s, int depth, int *positions);
-static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
-static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
 static void search_table(Search *s, size_t megabytes);
 static void search_free(Search *s);
 static void search_run(Search *s, const Board *board, const uint64_t *keys, int key_count, const Move *moves, int count, const Limits *limits);
 static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
 static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits, int new_game);
 static void pv_to_san(const Search *s, char *out, size_t size);
+static void iterate(Search *s);
+static void report_iteration(Search *s, int depth, int score, int bound);
+static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
+static int search_root(Search *s, int alpha, int beta, int depth);
+static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
+static int qsearch(Search *s, int alpha, int beta, int ply);
+static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
+static void push_move(Search *s, Move m, Undo *u, int ply);
+static void pop_move(Search *s, Move m, const Undo *u);
+static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
+static Move picker_next(MovePicker *mp, int *score);
+static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
+static int see(const Board *b, Move m);
+static double ln(double x);
+static void lmr_init(void);
+static uint64_t bench_run(Search *s, int depth, int *positions);
 
-/* ========================================================= command line */
+/* =================================================================== clock */
 
-static double process_start;
-
-static void print_usage(FILE *out)
+/* Seconds on a monotonic wall clock (POSIX), or processor time where there is none; in
+ * WebAssembly the page's clock (its own build) or 0 (the course's, which imports nothing). */
+static double clock_now(void)
 {
-    fprintf(out,
-        "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
-        "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | uci\n"
-        "       engine            (no arguments: speak UCI on stdin/stdout)\n"
-        "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
-        "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
-        "                    [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]]\n"
-        "                    [--openings FILE] [--pgn FILE]\n"
-        "       engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n"
-        "\n"
-        "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
-        "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
-        "are optional, and 0-0, e8Q, exd6e.p., Ng1f3 and coordinates (e2e4, e7e8q) are accepted.\n"
-        "Tokens that are not legal moves are named in one warning on stderr and never chosen.\n"
-        "<seconds> is a positive decimal number (3, 0.5); the answer comes within it.\n"
-        "\n"
-        "options:\n"
-        "  --depth N     search at most N plies (deterministic)\n"
-        "  --nodes N     search at most about N nodes (deterministic)\n"
-        "  --verbose     one line per iteration on stderr: depth, score, nodes, time, PV\n"
-        "  --batch       answer each stdin line FEN<TAB>moves<TAB>seconds with one line:\n"
-        "                the index, or error: <message>\n"
-        "  --help        this text\n"
-        "  --version     the version\n"
-        "\n"
-        "exit status:\n"
-        "  0  an index was printed\n"
-        "  2  usage: wrong argument count, unknown option, time not a positive number\n"
-        "  3  invalid FEN\n"
-        "  4  invalid move list: empty, or no token is a legal move in the position\n"
-        "\n"
-        "examples:\n"
-        "  engine \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" \"e4 d4 Nf3\" 1\n"
-        "  engine --depth 8 --verbose \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\" \"Rd8# Kf1 h3\" 2\n"
-        "  engine perft 5\n"
-        "  engine match --opponent ./base --games 20000 --nodes 20000 --concurrency 2 --sprt 0,5\n"
-        "  engine datagen --games 1000 --nodes 5000 --seed 1 --out data.txt\n");
+#ifdef ENGINE_WASM_PAGE
+    return web_now() / 1000;
+#elif defined(ENGINE_WASM)
+    return 0;
+#else
+#if HAVE_POSIX && defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
 }
+
+/* ==================================================================== time */
+
+/* The part of a one-shot limit the search may use: the rest covers start-up,
+ * exit and a loaded machine. */
+static double move_budget(double seconds)
+{
+    double budget = seconds - (0.035 + 0.05 * seconds);
+    return budget > 0.2 * seconds ? budget : 0.2 * seconds;
+}
+
+/* Splits a real clock (seconds left and increment for the side to move, moves to the next
+ * time control or 0 for sudden death) into a soft budget (no new iteration after it) and a
+ * hard one, keeping overhead in reserve. The usual shape (chessprogramming.org "Time
+ * Management"): the time left spread over the moves to go (40 in sudden death) plus most
+ * of the increment; the hard budget four times that; neither above half of what is left
+ * (nine tenths on the last move before a new control), so the clock shrinks geometrically. */
+static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard)
+{
+    double usable = left - overhead > 0.001 ? left - overhead : 0.001;
+    double cap = usable * (moves_to_go == 1 ? 0.9 : 0.5);
+    double target = usable / (moves_to_go > 0 && moves_to_go < 40 ? moves_to_go : 40) + 0.75 * inc;
+    *soft = target < cap ? target : cap;
+    *hard = 4 * target < cap ? 4 * target : cap;
+}
+
+/* Checks the clock, node limit and the caller's poll every 256 nodes. */
+static int time_is_up(Search *s)
+{
+    if (s->stop)
+        return 1;
+    if ((s->nodes & 255) != 0)
+        return 0;
+    if (s->limits.node_limit && s->nodes >= s->limits.node_limit)
+        s->stop = 1;
+    else if (s->limits.hard_deadline > 0 && clock_now() >= s->limits.hard_deadline)
+        s->stop = 1;
+    if (s->limits.poll)
+        s->limits.poll(s);
+    return s->stop;
+}
+
+/* ===================================================== transposition table */
+
+static void tt_init(TransTable *tt, size_t megabytes)
+{
+    size_t count = 1;
+    while (count * 2 * sizeof(TTBucket) <= megabytes * 1024 * 1024)
+        count *= 2;
+    tt->buckets = NULL;
+    /* a failed allocation only makes the table smaller */
+    while (count >= 1 && !(tt->buckets = calloc(count, sizeof(TTBucket))))
+        count /= 2;
+    tt->count = tt->buckets ? count : 0;
+    tt->megabytes = megabytes;
+    tt->age = 0;
+}
+
+/* The table a search of budget seconds fills: about 40 MB per second (two entries per
+ * node at 1.2 M nodes/s). A larger one only costs time, since each first touch of one of
+ * its pages is a page fault (about 9 us on our machines, a quarter of a 0.1 s move at 8 MB). */
+static size_t tt_megabytes_for(double budget)
+{
+    double megabytes = budget * 40;
+    return megabytes < 1 ? 1 : megabytes > 64 ? 64 : (size_t)megabytes;
+}
+
+static void tt_free(TransTable *tt)
+{
+    free(tt->buckets);
+    tt->buckets = NULL;
+    tt->count = 0;
+    tt->megabytes = 0;
+}
+
+static void tt_clear(TransTable *tt)
+{
+    if (tt->buckets)
+        memset(tt->buckets, 0, tt->count * sizeof(TTBucket));
+    tt->age = 0;
+}
+
+/* Starts loading key's bucket into the cache while the caller does other work. */
+static void tt_prefetch(const TransTable *tt, uint64_t key)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (tt->count)
+        __builtin_prefetch(&tt->buckets[key & (tt->count - 1)]);
+#else
+    (void)tt;
+    (void)key;
+#endif
+}
+
+/* Returns the entry for key (hit = 1) or the entry to replace (hit = 0). */
+static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit)
+{
+    static TTEntry scratch;
+    TTBucket *bucket;
+    TTEntry *victim;
+    uint32_t check = (uint32_t)(key >> 32);
+    int i;
+    *hit = 0;
+    if (!tt->count) {
+        memset(&scratch, 0, sizeof scratch);
+        return &scratch;
+    }
+    bucket = &tt->buckets[key & (tt->count - 1)];
+    victim = &bucket->entry[0];
+    for (i = 0; i < TT_BUCKET; i++) {
+        TTEntry *e = &bucket->entry[i];
+        if (e->key == check && e->bound != BOUND_NONE) {
+            *hit = 1;
+            return e;
+        }
+        /* replace the shallowest entry, preferring those from older searches */
+        if (e->depth - 8 * (uint8_t)(tt->age - e->age) < victim->depth - 8 * (uint8_t)(tt->age - victim->age))
+            victim = e;
+    }
+    return victim;
+}
+
+/* Returns how full the table is in permille (UCI hashfull): the share of the first 1000
+ * entries written by the current search, as Stockfish counts it. */
+static int tt_hashfull(const TransTable *tt)
+{
+    size_t i, used = 0, seen = 0;
+    int j;
+    for (i = 0; i < tt->count && seen < 1000; i++) {
+        for (j = 0; j < TT_BUCKET; j++, seen++)
+            used += tt->buckets[i].entry[j].bound != BOUND_NONE && tt->buckets[i].entry[j].age == tt->age;
+    }
+    return seen ? (int)(used * 1000 / seen) : 0;
+}
+
+static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply)
+{
+    int hit;
+    TTEntry *e;
+    if (!tt->count)
+        return;
+    e = tt_probe(tt, key, &hit);
+    if (hit && move == MOVE_NONE)
+        move = e->move;
+    if (hit && bound != BOUND_EXACT && depth + 2 < e->depth && e->age == tt->age)
+        return;
+    e->key = (uint32_t)(key >> 32);
+    e->move = move;
+    e->score = (int16_t)score_to_tt(score, ply);
+    e->eval = (int16_t)eval;
+    e->depth = (uint8_t)depth;
+    e->bound = (uint8_t)bound;
+    e->age = tt->age;
+}
+
+/* Mate scores are stored relative to the node, not the root. */
+static int score_to_tt(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score + ply : score <= -SCORE_MATE_BOUND ? score - ply : score;
+}
+
+static int score_from_tt(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
+}
+
+/* ================================================================== search */
+
+static int reductions[64][64];
+
+enum {
+    ORDER_TT = 2000000000, ORDER_GOOD_CAPTURE = 1000000000, ORDER_KILLER = 900000000,
+    ORDER_COUNTER = 800000000, ORDER_BAD_CAPTURE = -1000000000
+};
+
+/* Gives s an empty table of about megabytes: its own, cleared, when it has that size already. */
+static void search_table(Search *s, size_t megabytes)
+{
+    if (s->tt.megabytes == megabytes) {
+        tt_clear(&s->tt);
+    } else {
+        tt_free(&s->tt);
+        tt_init(&s->tt, megabytes);
+    }
+}
+
+/* Releases s's table. */
+static void search_free(Search *s)
+{
+    tt_free(&s->tt);
+}
+
+/* Searches board within limits, its root moves being moves (count of them, all legal) or, with
+ * moves NULL, every legal move (one at least); keys holds the game's positions before it, for
+ * repetitions. The result is in s: best_move, best_score, completed_depth, nodes, pv. */
+static void search_run(Search *s, const Board *board, const uint64_t *keys, int key_count, const Move *moves, int count,
+                       const Limits *limits)
+{
+    MoveList list;
+    s->limits = *limits;
+    search_reset(s, board, keys, key_count);
+    if (!moves) {
+        gen_legal(&s->board, &list, GEN_ALL);
+        moves = list.moves;
+        count = list.count;
+    }
+    s->root_count = count;
+    memcpy(s->root_moves, moves, sizeof(Move) * (size_t)count);
+    iterate(s);
+}
+
+/* Searches board's moves (count of them, all legal) in s within seconds counted from
+ * limits->start, keys being the game's earlier positions for repetitions; returns the move
+ * chosen, at once when there is one. The search behind one-shot, batch and match moves. */
+static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys,
+                            int key_count, double seconds, Limits *limits)
+{
+    double budget = move_budget(seconds);
+    if (count == 1)
+        return moves[0];
+    limits->hard_deadline = limits->start + budget;
+    limits->soft_deadline = limits->start + budget;
+    /* the size a one-shot call would use, so that batch lines answer as one-shot calls do */
+    search_table(s, tt_megabytes_for(budget));
+    search_run(s, board, keys, key_count, moves, count, limits);
+    return s->best_move;
+}
+
+/* Searches every legal move of board (one at least) in s within limits as the UCI engine does
+ * in a game, so that a fixed-node match against our own UCI build is between equals: a table
+ * of the UCI default size kept from move to move and cleared when new_game is set, keys being
+ * the game's positions so far. Returns the move; its score (side to move's view) is in
+ * s->best_score and the depth completed in s->completed_depth (0: no score). */
+static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
+                             int new_game)
+{
+    if (new_game || s->tt.megabytes != HASH_DEFAULT_MB)
+        search_table(s, HASH_DEFAULT_MB);
+    search_run(s, board, keys, key_count, NULL, 0, limits);
+    return s->best_move;
+}
+
+/* Writes the principal variation in SAN. */
+static void pv_to_san(const Search *s, char *out, size_t size)
+{
+    Board b = s->board;
+    Undo u;
+    int i;
+    size_t used = 0;
+    out[0] = '\0';
+    for (i = 0; i < s->pv_len[0] && used + SAN_MAX + 2 < size; i++) {
+        char san[SAN_MAX];
+        if (!move_is_legal(&b, s->pv[0][i]))
+            break;
+        move_to_san(&b, s->pv[0][i], san);
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", san);
+        board_make(&b, s->pv[0][i], &u);
+    }
+}
+
+/* Iterative deepening with aspiration windows. */
+static void iterate(Search *s)
+{
+    int depth, score = 0, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH;
+    s->best_move = s->root_moves[0];
+    s->eval_stack[0] = board_in_check(&s->board) ? -SCORE_INF : eval_position(&s->board, NULL);
+    for (depth = 1; depth <= max_depth; depth++) {
+        int delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
+        if (depth >= 5) {
+            alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
+            beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
+        }
+        for (;;) {
+            int result = search_root(s, alpha, beta, depth);
+            if (s->stop)
+                break;
+            if (result <= alpha) {
+                report_iteration(s, depth, result, BOUND_UPPER);
+                beta = (alpha + beta) / 2;
+                alpha = result - delta > -SCORE_INF ? result - delta : -SCORE_INF;
+            } else if (result >= beta) {
+                report_iteration(s, depth, result, BOUND_LOWER);
+                beta = result + delta < SCORE_INF ? result + delta : SCORE_INF;
+            } else {
+                score = result;
+                break;
+            }
+            delta += delta / 2;
+        }
+        if (s->stop)
+            break;
+        s->completed_depth = depth;
+        s->best_move = s->root_moves[0];
+        s->best_score = score;
+        report_iteration(s, depth, score, BOUND_EXACT);
+        if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline)
+            break;
+        if (abs(score) >= SCORE_MATE_BOUND && depth >= 2 * (SCORE_MATE - abs(score)) + 4 && !s->limits.infinite)
+            break;
+    }
+}
+
+/* Reports an iteration, or an aspiration fail with its bound, to the caller's report if any. */
+static void report_iteration(Search *s, int depth, int score, int bound)
+{
+    if (s->limits.report)
+        s->limits.report(s, depth, score, bound);
+}
+
+static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count)
+{
+    static int lmr_ready;
+    if (!lmr_ready) {
+        lmr_init();
+        lmr_ready = 1;
+    }
+    s->board = *board;
+    s->nodes = 0;
+    s->stop = 0;
+    s->seldepth = 0;
+    if (key_count > KEY_HISTORY_MAX - MAX_PLY - 2) {
+        keys += key_count - (KEY_HISTORY_MAX - MAX_PLY - 2);
+        key_count = KEY_HISTORY_MAX - MAX_PLY - 2;
+    }
+    if (keys && key_count > 0)
+        memcpy(s->keys, keys, sizeof(uint64_t) * (size_t)key_count);
+    s->key_count = key_count;
+    if (s->key_count == 0 || s->keys[s->key_count - 1] != board->key)
+        s->keys[s->key_count++] = board->key;
+    if (s->tables_used) {
+        /* a one-shot call skips this: clearing zero pages would only fault them in */
+        memset(s->killers, 0, sizeof s->killers);
+        memset(s->history, 0, sizeof s->history);
+        memset(s->counter, 0, sizeof s->counter);
+    }
+    s->tables_used = 1;
+    memset(s->move_stack, 0, sizeof s->move_stack);
+    s->best_move = MOVE_NONE;
+    s->best_score = 0;
+    s->completed_depth = 0;
+    s->tt.age++;
+}
+
+/* Searches the root moves (those the caller listed), best first, within (alpha, beta). */
+static int search_root(Search *s, int alpha, int beta, int depth)
+{
+    int i, best = -SCORE_INF, score;
+    for (i = 0; i < s->root_count; i++) {
+        Move m = s->root_moves[i];
+        Undo u;
+        int new_depth = depth - 1, quiet = !move_is_capture(&s->board, m) && move_kind(m) != KIND_PROMOTION;
+        push_move(s, m, &u, 0);
+        if (board_in_check(&s->board))
+            new_depth++;
+        if (i == 0) {
+            score = -search(s, -beta, -alpha, new_depth, 1, 0);
+        } else {
+            int r = depth >= 3 && i >= 4 && quiet ? 1 : 0;
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
+            if (score > alpha && score < beta)
+                score = -search(s, -beta, -alpha, new_depth, 1, 0);
+        }
+        pop_move(s, m, &u);
+        if (s->stop)
+            break;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                int j;
+                alpha = score;
+                /* a move that beat the first one is proven better: keep it even if time runs out */
+                s->best_move = m;
+                s->best_score = score;
+                s->pv[0][0] = m;
+                for (j = 1; j < s->pv_len[1]; j++)
+                    s->pv[0][j] = s->pv[1][j];
+                s->pv_len[0] = s->pv_len[1] > 1 ? s->pv_len[1] : 1;
+                memmove(&s->root_moves[1], &s->root_moves[0], sizeof(Move) * (size_t)i);
+                s->root_moves[0] = m;
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node)
+{
+    Board *b = &s->board;
+    int pv_node = beta - alpha > 1;
+    MoveList list;
+    MovePicker mp;
+    TTEntry *entry;
+    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE, quiets[MAX_MOVES];
+    int hit, in_check, eval, best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0;
+    int old_alpha = alpha, improving, order, tt_depth = 0, tt_bound = BOUND_NONE, tt_score = 0;
+    int pieces; /* the side to move has more than pawns: no zugzwang feared */
+
+    /* Step 1. Leaves go to the quiescence search. */
+    if (depth <= 0)
+        return qsearch(s, alpha, beta, ply);
+    s->pv_len[ply] = ply;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (time_is_up(s))
+        return 0;
+
+    /* Step 2. Draws by rule, and mate distance pruning. */
+    if (ply > 0) {
+        /* a position seen once before is a draw: the side that can repeat it can do so again */
+        if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
+            return SCORE_DRAW;
+        if (ply >= MAX_PLY)
+            return eval_position(b, NULL);
+        if (alpha < -SCORE_MATE + ply)
+            alpha = -SCORE_MATE + ply;
+        if (beta > SCORE_MATE - ply - 1)
+            beta = SCORE_MATE - ply - 1;
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry. */
+    entry = tt_probe(&s->tt, b->key, &hit);
+    if (hit) {
+        tt_move = entry->move;
+        tt_depth = entry->depth;
+        tt_bound = entry->bound;
+        tt_score = score_from_tt(entry->score, ply);
+        if (!pv_node && tt_depth >= depth
+            && ((tt_bound == BOUND_EXACT) || (tt_bound == BOUND_LOWER && tt_score >= beta)
+                || (tt_bound == BOUND_UPPER && tt_score <= alpha)))
+            return tt_score;
+    }
+
+    /* Step 4. Static evaluation. */
+    in_check = board_in_check(b);
+    pieces = eval_non_pawn_material(b, b->side) > 0;
+    if (in_check) {
+        eval = s->eval_stack[ply] = -SCORE_INF;
+        improving = 0;
+    } else {
+        eval = s->eval_stack[ply] = hit ? entry->eval : eval_position(b, NULL);
+        if (hit && tt_bound != BOUND_NONE
+            && (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER) == (tt_score > eval)))
+            eval = tt_score;
+        improving = ply >= 2 && s->eval_stack[ply] > s->eval_stack[ply - 2];
+    }
+
+    if (!pv_node && !in_check) {
+        /* Step 5. Reverse futility pruning: far above beta at low depth. */
+        if (depth <= 8 && eval - 80 * (depth - improving) >= beta && abs(beta) < SCORE_MATE_BOUND)
+            return eval;
+
+        /* Step 6. Null move pruning, not in pawn endings (zugzwang). */
+        if (depth >= 3 && eval >= beta && s->move_stack[ply - 1 >= 0 ? ply - 1 : 0] != MOVE_NONE
+            && pieces && ply > 0) {
+            Undo u;
+            int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            push_move(s, MOVE_NONE, &u, ply);
+            score = -search(s, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+            pop_move(s, MOVE_NONE, &u);
+            if (s->stop)
+                return 0;
+            if (score >= beta)
+                return score >= SCORE_MATE_BOUND ? beta : score;
+        }
+    }
+
+    /* Step 7. Internal iterative reduction: without a hash move, search shallower. */
+    if (depth >= 4 && tt_move == MOVE_NONE && (pv_node || cut_node))
+        depth--;
+
+    /* Step 8. The move loop: the hash move first, then the generated moves in order. */
+    if (ply + 1 <= MAX_PLY)
+        s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
+    if (tt_move != MOVE_NONE && !move_is_legal(b, tt_move))
+        tt_move = MOVE_NONE;
+    mp.count = -1;
+    while ((m = next_move(s, &mp, &list, tt_move, ply, &order)) != MOVE_NONE) {
+        Undo u;
+        int quiet = !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
+        int new_depth = depth - 1, gives_check, r = 0;
+
+        /* Step 9. Prune late quiet moves and losing captures at low depth, never checks. */
+        if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && pieces) {
+            int prune = 0;
+            if (quiet && !pv_node && depth <= 8 && quiet_count >= (3 + depth * depth) / (2 - improving))
+                prune = 1;
+            else if (quiet && !pv_node && depth <= 6 && eval + 100 + 90 * depth <= alpha && order < ORDER_COUNTER)
+                prune = 1;
+            else if (!quiet && depth <= 6 && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
+                     && see(b, m) < -100 * depth)
+                prune = 1;
+            if (prune && !move_gives_check(b, m))
+                continue;
+        }
+
+        push_move(s, m, &u, ply);
+        gives_check = board_in_check(b);
+        moves_tried++;
+        if (quiet)
+            quiets[quiet_count++] = m;
+
+        /* Step 10. Check extension. */
+        if (gives_check)
+            new_depth++;
+
+        /* Step 11. Late move reductions, then the principal variation search. */
+        if (depth >= 3 && moves_tried > 1 + pv_node && quiet && !in_check) {
+            r = reductions[depth < 64 ? depth : 63][moves_tried < 64 ? moves_tried : 63];
+            r += !pv_node + !improving - (order >= ORDER_COUNTER) - gives_check;
+            if (order < ORDER_COUNTER)
+                r -= order / 6000;
+            if (r < 0)
+                r = 0;
+            if (r > new_depth - 1)
+                r = new_depth - 1;
+        }
+        if (moves_tried == 1) {
+            score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
+        } else {
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
+            if (r > 0 && score > alpha)
+                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            if (pv_node && score > alpha && score < beta)
+                score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
+        }
+        pop_move(s, m, &u);
+        if (s->stop)
+            return 0;
+
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                int i;
+                best_move = m;
+                alpha = score;
+                s->pv[ply][ply] = m;
+                for (i = ply + 1; i < s->pv_len[ply + 1]; i++)
+                    s->pv[ply][i] = s->pv[ply + 1][i];
+                s->pv_len[ply] = s->pv_len[ply + 1] > ply + 1 ? s->pv_len[ply + 1] : ply + 1;
+                if (score >= beta) {
+                    if (quiet)
+                        update_quiet_stats(s, ply, m, quiets, quiet_count, depth);
+                    break;
+                }
+            }
+        }
+    }
+    if (moves_tried == 0 && mp.count == 0)
+        return in_check ? -SCORE_MATE + ply : SCORE_DRAW;
+    if (moves_tried == 0)
+        return alpha; /* everything was pruned: fail low */
+
+    /* Step 12. Store the result. */
+    tt_store(&s->tt, b->key, best_move, best, in_check ? 0 : s->eval_stack[ply], depth,
+             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
+    return best;
+}
+
+static int qsearch(Search *s, int alpha, int beta, int ply)
+{
+    Board *b = &s->board;
+    MoveList list;
+    MovePicker mp;
+    TTEntry *entry;
+    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE;
+    int in_check, stand_pat, best, hit, score, old_alpha = alpha, order;
+
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (time_is_up(s))
+        return 0;
+    if (ply >= MAX_PLY)
+        return eval_position(b, NULL);
+    if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
+        return SCORE_DRAW;
+
+    entry = tt_probe(&s->tt, b->key, &hit);
+    if (hit) {
+        int tt_score = score_from_tt(entry->score, ply);
+        tt_move = entry->move;
+        if ((entry->bound == BOUND_EXACT) || (entry->bound == BOUND_LOWER && tt_score >= beta)
+            || (entry->bound == BOUND_UPPER && tt_score <= alpha))
+            return tt_score;
+    }
+    in_check = board_in_check(b);
+    if (in_check) {
+        best = stand_pat = -SCORE_INF;
+    } else {
+        stand_pat = best = hit ? entry->eval : eval_position(b, NULL);
+        if (best >= beta)
+            return best;
+        if (best > alpha)
+            alpha = best;
+    }
+    gen_legal(b, &list, in_check ? GEN_ALL : GEN_NOISY);
+    if (in_check && list.count == 0)
+        return -SCORE_MATE + ply;
+    picker_init(s, &mp, &list, tt_move, ply);
+    while ((m = picker_next(&mp, &order)) != MOVE_NONE) {
+        Undo u;
+        if (!in_check) {
+            /* skip losing captures and those that cannot reach alpha (delta pruning) */
+            if (order < ORDER_GOOD_CAPTURE && order != ORDER_TT)
+                continue;
+            if (move_kind(m) != KIND_PROMOTION
+                && stand_pat + eval_piece_value(piece_type(b->squares[move_to(m)])) + 200 <= alpha
+                && move_kind(m) != KIND_EN_PASSANT)
+                continue;
+        }
+        push_move(s, m, &u, ply);
+        score = -qsearch(s, -beta, -alpha, ply + 1);
+        pop_move(s, m, &u);
+        if (s->stop)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                alpha = score;
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    tt_store(&s->tt, b->key, best_move, best, stand_pat == -SCORE_INF ? 0 : stand_pat, 0,
+             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
+    return best;
+}
+
+static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth)
+{
+    int side = s->board.side, bonus = depth * depth * 16 > 1600 ? 1600 : depth * depth * 16, i;
+    if (s->killers[ply][0] != best) {
+        s->killers[ply][1] = s->killers[ply][0];
+        s->killers[ply][0] = best;
+    }
+    if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
+        s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])] = best;
+    for (i = 0; i < quiet_count; i++) {
+        int *h = &s->history[side][move_from(quiets[i])][move_to(quiets[i])];
+        int delta = quiets[i] == best ? bonus : -bonus;
+        /* history gravity keeps values within +-HISTORY_MAX */
+        *h += delta - *h * bonus / HISTORY_MAX;
+    }
+}
+
+static void push_move(Search *s, Move m, Undo *u, int ply)
+{
+    s->move_stack[ply] = m;
+    s->piece_stack[ply] = m == MOVE_NONE ? 0 : s->board.squares[move_from(m)];
+    if (m == MOVE_NONE)
+        board_make_null(&s->board, u);
+    else
+        board_make(&s->board, m, u);
+    s->keys[s->key_count++] = s->board.key;
+    s->nodes++;
+    tt_prefetch(&s->tt, s->board.key);
+}
+
+static void pop_move(Search *s, Move m, const Undo *u)
+{
+    s->key_count--;
+    if (m == MOVE_NONE)
+        board_unmake_null(&s->board, u);
+    else
+        board_unmake(&s->board, m, u);
+}
+
+static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply)
+{
+    const Board *b = &s->board;
+    Move counter = MOVE_NONE;
+    int i;
+    if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
+        counter = s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])];
+    mp->count = list->count;
+    mp->next = 0;
+    for (i = 0; i < list->count; i++) {
+        Move m = list->moves[i];
+        int score;
+        if (m == tt_move) {
+            score = ORDER_TT;
+        } else if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION) {
+            int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
+            int mvv_lva = eval_piece_value(victim) * 16 - piece_type(b->squares[move_from(m)])
+                        + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * 16 : 0);
+            int cheap = eval_piece_value(victim) >= eval_piece_value(piece_type(b->squares[move_from(m)]));
+            /* under-promotions go last, with the losing captures (the quiescence search skips them) */
+            int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
+            score = (!under && (cheap || see(b, m) >= 0) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva;
+        } else if (m == s->killers[ply][0]) {
+            score = ORDER_KILLER + 1;
+        } else if (m == s->killers[ply][1]) {
+            score = ORDER_KILLER;
+        } else if (m == counter) {
+            score = ORDER_COUNTER;
+        } else {
+            score = s->history[b->side][move_from(m)][move_to(m)];
+        }
+        mp->moves[i].move = m;
+        mp->moves[i].score = score;
+    }
+}
+
+/* Returns the best remaining move (selection sort step), or MOVE_NONE. */
+static Move picker_next(MovePicker *mp, int *score)
+{
+    int best = mp->next, i;
+    ScoredMove tmp;
+    if (mp->next >= mp->count)
+        return MOVE_NONE;
+    for (i = mp->next + 1; i < mp->count; i++)
+        if (mp->moves[i].score > mp->moves[best].score)
+            best = i;
+    tmp = mp->moves[best];
+    mp->moves[best] = mp->moves[mp->next];
+    mp->moves[mp->next++] = tmp;
+    if (score)
+        *score = tmp.score;
+    return tmp.move;
+}
+
+/* Returns the hash move first (mp->count is -1 until then), then the generated moves
+ * best first without the hash move; MOVE_NONE at the end. */
+static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order)
+{
+    Move m;
+    if (mp->count < 0) {
+        mp->count = 0;
+        mp->next = 0;
+        if (tt_move != MOVE_NONE) {
+            *order = ORDER_TT;
+            return tt_move;
+        }
+    }
+    if (mp->next == 0 && mp->count == 0) {
+        gen_legal(&s->board, list, GEN_ALL);
+        picker_init(s, mp, list, tt_move, ply);
+    }
+    while ((m = picker_next(mp, order)) == tt_move && m != MOVE_NONE)
+        ;
+    return m;
+}
+
+/* Static exchange evaluation of a capture: the material balance after the best
+ * sequence of recaptures on the target square. */
+static int see(const Board *b, Move m)
+{
+    int gain[32], n = 0, from = move_from(m), to = move_to(m), side = b->side;
+    int attacker = piece_type(b->squares[from]);
+    uint64_t occ = b->occupied[WHITE] | b->occupied[BLACK], att;
+
+    gain[0] = move_kind(m) == KIND_EN_PASSANT ? VALUE_PAWN : eval_piece_value(piece_type(b->squares[to]));
+    if (move_kind(m) == KIND_PROMOTION) {
+        gain[0] += eval_piece_value(move_promo(m)) - VALUE_PAWN;
+        attacker = move_promo(m);
+    }
+    occ &= ~((uint64_t)1 << from);
+    if (move_kind(m) == KIND_EN_PASSANT)
+        occ &= ~((uint64_t)1 << (side == WHITE ? to - 8 : to + 8));
+    att = attackers_to(b, to, occ);
+    for (;;) {
+        int type, sq = NO_SQUARE;
+        uint64_t mine;
+        side = !side;
+        mine = att & b->occupied[side] & occ;
+        if (!mine)
+            break;
+        for (type = PAWN; type <= KING; type++)
+            if (mine & b->pieces[make_piece(side, type)]) {
+                sq = bit_first(mine & b->pieces[make_piece(side, type)]);
+                break;
+            }
+        n++;
+        gain[n] = eval_piece_value(attacker) - gain[n - 1];
+        if (type == KING && (attackers_to(b, to, occ & ~((uint64_t)1 << sq)) & b->occupied[!side] & occ)) {
+            n--; /* the king may not capture into a defended square */
+            break;
+        }
+        attacker = type;
+        occ &= ~((uint64_t)1 << sq);
+        att = attackers_to(b, to, occ);
+        if (n >= 31)
+            break;
+    }
+    while (n > 0) {
+        if (-gain[n] < gain[n - 1])
+            gain[n - 1] = -gain[n];
+        n--;
+    }
+    return gain[0];
+}
+
+/* Natural logarithm for the reduction table, without libm. */
+static double ln(double x)
+{
+    double z, z2, sum = 0, term;
+    int k = 0, i;
+    while (x >= 2) {
+        x /= 2;
+        k++;
+    }
+    z = (x - 1) / (x + 1);
+    z2 = z * z;
+    term = z;
+    for (i = 1; i < 40; i += 2) {
+        sum += term / i;
+        term *= z2;
+    }
+    return 2 * sum + k * 0.69314718055994531;
+}
+
+/* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape). */
+static void lmr_init(void)
+{
+    int d, m;
+    for (d = 1; d < 64; d++)
+        for (m = 1; m < 64; m++)
+            reductions[d][m] = (int)(0.75 + ln(d) * ln(m) / 2.25);
+}
+
+/* =================================================================== bench */
+
+/* Searches the bench positions to depth in s, each with fresh tables (a table of BENCH_HASH_MB);
+ * returns the nodes searched (the bench signature) and sets positions to their number. */
+static uint64_t bench_run(Search *s, int depth, int *positions)
+{
+    static const char *const POSITIONS[] = {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 w - - 0 20",
+        "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1",
+        "8/8/1p1k4/p1p5/P1P5/1P1K4/8/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1",
+        "3r1rk1/p5pp/bpp1pp2/8/q1PP1P2/b3P3/P2NQRPP/1R2B1K1 b - - 6 22",
+        "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
+        "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+        "8/5pk1/6p1/7p/3R4/6PP/r4P1K/8 b - - 0 40",
+    };
+    Limits limits;
+    uint64_t total = 0;
+    size_t i;
+    memset(&limits, 0, sizeof limits);
+    limits.depth_limit = depth;
+    search_table(s, BENCH_HASH_MB);
+    for (i = 0; i < sizeof POSITIONS / sizeof POSITIONS[0]; i++) {
+        Board b;
+        char err[200];
+        int ok = board_from_fen(&b, POSITIONS[i], err, sizeof err);
+        assert(ok);
+        (void)ok;
+        tt_clear(&s->tt);
+        search_run(s, &b, NULL, 0, NULL, 0, &limits);
+        total += s->nodes;
+    }
+    *positions = (int)(sizeof POSITIONS / sizeof POSITIONS[0]);
+    return total;
+}
+
+/* ######################################################################## */
+/* The front ends: each calls the engine's entry points above, never the reverse.
+ * ######################################################################## */
+
+/* ================================================================== shared */
+
+/* What the front ends share: number parsing, one-line messages, the report line of a search,
+ * the one-shot decision, the diagnostics (board, perft, eval, bench). */
+
+enum { EXIT_USAGE = 2, EXIT_BAD_FEN = 3, EXIT_BAD_MOVES = 4 };
+enum { WARNING_MAX = 400 };        /* bytes of the warning line about ignored tokens */
+enum { REPORT_LINE = 1024 };    /* report_text's line: its PV is below 600 bytes */
+
+/* prototypes */
+static void print_line(FILE *out, const char *format, ...);
+static int parse_seconds(const char *s, double *out);
+static int parse_count(const char *s, long long max, long long *out);
+static int parse_decimal(const char *s, const char **end, double *out);
+static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size);
+static void report_verbose(const Search *s, int depth, int score, int bound);
+static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
+static void warn_token(char *warning, size_t size, const char *token, size_t len, const char *why);
+static void show_board(const Board *b);
+static void show_perft(Board *b, int depth);
+static void show_eval(const Board *b);
+static int run_bench(Search *s, int depth);
 
 /* Prints one line to out: the formatted text, cut to 511 bytes, each byte that is not
  * printable ASCII (a newline, escape or UTF-8 byte quoted from the input) as '?'. */
@@ -926,6 +1177,292 @@ static int parse_decimal(const char *s, const char **end, double *out)
     return digits > 0 && value <= 1e6;
 }
 
+/* Writes an iteration's report as --verbose shows it (and the page reads it, web/boxer.js):
+ * depth, score (cp, or mate in moves), nodes, time, the principal variation in SAN, and the
+ * bound of an aspiration fail. */
+static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size)
+{
+    double elapsed = clock_now() - s->limits.start;
+    char pv[600], value[32];
+    pv_to_san(s, pv, sizeof pv);
+    if (abs(score) >= SCORE_MATE_BOUND)
+        snprintf(value, sizeof value, "mate %3d", score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2);
+    else
+        snprintf(value, sizeof value, "cp %5d", score);
+    snprintf(out, size, "depth %2d  score %s  nodes %10llu  time %6.0f ms  pv %s%s", depth, value,
+             (unsigned long long)s->nodes, elapsed * 1000, pv,
+             bound == BOUND_LOWER ? " (lower bound)" : bound == BOUND_UPPER ? " (upper bound)" : "");
+}
+
+/* --verbose: each report on one line of stderr. */
+static void report_verbose(const Search *s, int depth, int score, int bound)
+{
+    char line[REPORT_LINE];
+    report_text(s, depth, score, bound, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+}
+
+/* The decision behind the one-shot call, batch lines and choose_move(): parses, searches in s
+ * within seconds from limits->start, and returns 0 with the index, or an exit status with a reason. */
+static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index,
+                  char *err, size_t err_size, char *warning, size_t warning_size)
+{
+    Board board;
+    int first_index[MAX_MOVES], legal_count = 0, token_index = 0, i;
+    Move legal[MAX_MOVES], best;
+    MoveList all;
+    const char *p = moves;
+
+    warning[0] = '\0';
+    if (!board_from_fen(&board, fen, err, err_size))
+        return EXIT_BAD_FEN;
+    gen_legal(&board, &all, GEN_ALL);
+    while (*p) {
+        const char *start;
+        size_t len;
+        char token[32];
+        Move m;
+        ParseResult r;
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        start = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        len = (size_t)(p - start);
+        r = PARSE_MALFORMED;
+        if (len < sizeof token) {
+            memcpy(token, start, len);
+            token[len] = '\0';
+            r = move_from_text(&board, token, &m);
+        }
+        if (r != PARSE_OK) {
+            warn_token(warning, warning_size, start, len,
+                       r == PARSE_AMBIGUOUS ? "ambiguous" : r == PARSE_ILLEGAL ? "not legal here" : "not a move");
+        } else {
+            for (i = 0; i < legal_count && legal[i] != m; i++)
+                ;
+            if (i < legal_count) {
+                warn_token(warning, warning_size, start, len, "listed twice");
+            } else {
+                legal[legal_count] = m;
+                first_index[legal_count++] = token_index;
+            }
+        }
+        token_index++;
+    }
+    if (token_index == 0) {
+        snprintf(err, err_size, "the move list is empty");
+        return EXIT_BAD_MOVES;
+    }
+    if (legal_count == 0) {
+        if (all.count == 0)
+            snprintf(err, err_size, "no move is legal: the position is %s", game_status_name(board_status(&board, NULL, 0)));
+        else { /* the ignored tokens, as many as fit */
+            snprintf(err, err_size, "no token of the move list is a legal move in this position; ");
+            strncat(err, warning, err_size - strlen(err) - 1);
+        }
+        return EXIT_BAD_MOVES;
+    }
+    best = search_one_shot(s, &board, legal, legal_count, NULL, 0, seconds, limits);
+    for (i = 0; i < legal_count; i++)
+        if (legal[i] == best)
+            *index = first_index[i];
+    if (*index < 0)
+        *index = first_index[0];
+    return 0;
+}
+
+/* Appends a note about a rejected token to the warning line, within its size. */
+static void warn_token(char *warning, size_t size, const char *token, size_t len, const char *why)
+{
+    size_t used = strlen(warning);
+    char shown[40];
+    size_t n = len < 32 ? len : 32, i;
+    if (used >= WARNING_MAX) {
+        if (strstr(warning, ", ...") == NULL && used + 6 < size)
+            strcat(warning, ", ...");
+        return;
+    }
+    for (i = 0; i < n; i++)
+        shown[i] = isprint((unsigned char)token[i]) ? token[i] : '?';
+    shown[n] = '\0';
+    snprintf(warning + used, size - used, "%s'%s%s' (%s)", used ? ", " : "ignored tokens: ",
+             shown, len > n ? "..." : "", why);
+}
+
+/* Prints b as a diagram (rank 8 at the top, black in lower case), then its FEN and key. */
+static void show_board(const Board *b)
+{
+    char fen[FEN_MAX];
+    int rank, file;
+    for (rank = 7; rank >= 0; rank--) {
+        printf("%d ", rank + 1);
+        for (file = 0; file < 8; file++) {
+            int piece = b->squares[make_square(file, rank)];
+            int letter = ".PNBRQK"[piece_type(piece)];
+            printf(" %c", piece_color(piece) == BLACK ? tolower(letter) : letter);
+        }
+        printf("\n");
+    }
+    board_to_fen(b, fen);
+    printf("   a b c d e f g h\nfen %s\nkey %016llx\n", fen, (unsigned long long)b->key);
+}
+
+/* Prints perft's divide: one line per root move (SAN count), then `nodes N`, and the speed on stderr. */
+static void show_perft(Board *b, int depth)
+{
+    MoveList list;
+    char san[SAN_MAX];
+    uint64_t total = 0;
+    double t0 = clock_now(), elapsed;
+    int i;
+    gen_legal(b, &list, GEN_ALL);
+    for (i = 0; i < list.count; i++) {
+        Undo u;
+        uint64_t n;
+        move_to_san(b, list.moves[i], san);
+        board_make(b, list.moves[i], &u);
+        n = perft(b, depth - 1);
+        board_unmake(b, list.moves[i], &u);
+        total += n;
+        printf("%s %llu\n", san, (unsigned long long)n);
+    }
+    elapsed = clock_now() - t0;
+    printf("nodes %llu\n", (unsigned long long)total);
+    fprintf(stderr, "time %.3f s, %.0f nodes per second\n", elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
+}
+
+/* Prints the network's score of b, then the hand-written evaluation term by term
+ * (middlegame and endgame, per side), which the search uses. */
+static void show_eval(const Board *b)
+{
+    static Accumulator acc;
+    EvalTrace tr;
+    int t, score = eval_position(b, &tr), net;
+    nnue_refresh(&acc, b);
+    net = eval_network(b, &acc);
+    printf("network        %d (side to move), %d (white's view); raw output %d\n", net, b->side == WHITE ? net : -net,
+           nnue_evaluate(&acc, b->side));
+    printf("\nhand-written evaluation:\n");
+    printf("%-14s %17s %17s %17s\n", "term", "white (mg eg)", "black (mg eg)", "total (mg eg)");
+    for (t = 0; t < TERM_NB; t++)
+        printf("%-14s %8d %8d %8d %8d %8d %8d\n", eval_term_name(t), tr.mg[t][WHITE], tr.eg[t][WHITE],
+               tr.mg[t][BLACK], tr.eg[t][BLACK], tr.mg[t][WHITE] - tr.mg[t][BLACK], tr.eg[t][WHITE] - tr.eg[t][BLACK]);
+    printf("phase %d/%d, endgame scale %d/%d, fifty-move clock %d\n", tr.phase, PHASE_MAX, tr.scale, SCALE_NORMAL, b->halfmove);
+    printf("score %d (white's view), %d (side to move)\n", tr.white_score, score);
+}
+
+/* engine bench [DEPTH] (0: BENCH_DEPTH), searched in s: the bench signature `nodes N`, its
+ * speed on stderr. */
+static int run_bench(Search *s, int depth)
+{
+    double start = clock_now(), elapsed;
+    int positions;
+    uint64_t nodes = bench_run(s, depth > 0 ? depth : BENCH_DEPTH, &positions);
+    elapsed = clock_now() - start;
+    fprintf(stderr, "%d positions, depth %d, %.3f s, %.0f nodes per second\n", positions, depth > 0 ? depth : BENCH_DEPTH,
+            elapsed, elapsed > 0 ? (double)nodes / elapsed : 0.0);
+    printf("nodes %llu\n", (unsigned long long)nodes);
+    return 0;
+}
+
+/* ============================================================ command line */
+
+/* The program: the one-shot call, --batch, the subcommands (perft, eval, d, bench), and the
+ * other front ends started from main. */
+
+enum { BATCH_LINE_MAX = 1 << 16 };
+
+/* prototypes (with the entry points of the front ends below, which main starts) */
+static void uci_loop(Search *s);
+static int run_match(Search *s, int argc, char **argv);
+static int run_datagen(Search *s, int argc, char **argv);
+static double time_before_main(void);
+static void print_usage(FILE *out);
+static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, Limits *limits);
+static int run_batch(Search *s, const Limits *options);
+static int batch_read_line(char *line, size_t size);
+static int batch_answer(Search *s, char *line, const Limits *options, long number);
+static int run_perft(int argc, char **argv);
+static int board_from_argument(int argc, char **argv, Board *b);
+static int run_eval(int argc, char **argv);
+static int run_board(int argc, char **argv);
+
+/* Seconds since the kernel created this process, from /proc/self/stat (Linux): the time an
+ * exec, the dynamic loader or a busy machine took before main. Its start time counts in clock
+ * ticks, so the answer is up to one tick (10 ms) early, which errs on the safe side.
+ * 0 where there is no such file, or when the reading is implausible. */
+static double time_before_main(void)
+{
+#if HAVE_POSIX && defined(__linux__) && defined(CLOCK_BOOTTIME)
+    char line[1024], *field;
+    struct timespec now;
+    unsigned long long start_ticks;
+    long ticks_per_second = sysconf(_SC_CLK_TCK);
+    double elapsed;
+    int i;
+    FILE *f = fopen("/proc/self/stat", "r");
+    if (!f)
+        return 0;
+    field = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
+    fclose(f);
+    if (!field || ticks_per_second <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
+        return 0;
+    /* the command name may hold spaces: count fields after its ')'; the start time is field 22 */
+    for (i = 2; i < 22 && field; i++)
+        field = strchr(field + 1, ' ');
+    if (!field || sscanf(field, "%llu", &start_ticks) != 1)
+        return 0;
+    elapsed = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 - (double)start_ticks / (double)ticks_per_second;
+    return elapsed >= 0 && elapsed < 0.5 ? elapsed : 0;
+#else
+    return 0;
+#endif
+}
+
+static void print_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
+        "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | uci\n"
+        "       engine            (no arguments: speak UCI on stdin/stdout)\n"
+        "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
+        "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
+        "                    [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]]\n"
+        "                    [--openings FILE] [--pgn FILE]\n"
+        "       engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n"
+        "\n"
+        "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
+        "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
+        "are optional, and 0-0, e8Q, exd6e.p., Ng1f3 and coordinates (e2e4, e7e8q) are accepted.\n"
+        "Tokens that are not legal moves are named in one warning on stderr and never chosen.\n"
+        "<seconds> is a positive decimal number (3, 0.5); the answer comes within it.\n"
+        "\n"
+        "options:\n"
+        "  --depth N     search at most N plies (deterministic)\n"
+        "  --nodes N     search at most about N nodes (deterministic)\n"
+        "  --verbose     one line per iteration on stderr: depth, score, nodes, time, PV\n"
+        "  --batch       answer each stdin line FEN<TAB>moves<TAB>seconds with one line:\n"
+        "                the index, or error: <message>\n"
+        "  --help        this text\n"
+        "  --version     the version\n"
+        "\n"
+        "exit status:\n"
+        "  0  an index was printed\n"
+        "  2  usage: wrong argument count, unknown option, time not a positive number\n"
+        "  3  invalid FEN\n"
+        "  4  invalid move list: empty, or no token is a legal move in the position\n"
+        "\n"
+        "examples:\n"
+        "  engine \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" \"e4 d4 Nf3\" 1\n"
+        "  engine --depth 8 --verbose \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\" \"Rd8# Kf1 h3\" 2\n"
+        "  engine perft 5\n"
+        "  engine match --opponent ./base --games 20000 --nodes 20000 --concurrency 2 --sprt 0,5\n"
+        "  engine datagen --games 1000 --nodes 5000 --seed 1 --out data.txt\n");
+}
+
 #ifndef ENGINE_NO_MAIN
 /* The program: UCI without arguments, else a subcommand or the one-shot call. Left out when
  * built with -DENGINE_NO_MAIN (the tests that include this file bring their own main). */
@@ -934,9 +1471,8 @@ int main(int argc, char **argv)
     static Search context; /* the program's one search context */
     Limits limits;
     int i = 1, batch = 0;
-    process_start = clock_now() - time_before_main();
     memset(&limits, 0, sizeof limits);
-    limits.start = process_start;
+    limits.start = clock_now() - time_before_main();
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     if (argc == 1 || (argc == 2 && strcmp(argv[1], "uci") == 0)) {
@@ -1029,31 +1565,6 @@ static int run_one_shot(Search *s, const char *fen, const char *moves, double se
     return 0;
 }
 
-/* Writes an iteration's report as --verbose shows it (and the page reads it, web/boxer.js):
- * depth, score (cp, or mate in moves), nodes, time, the principal variation in SAN, and the
- * bound of an aspiration fail. */
-static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size)
-{
-    double elapsed = clock_now() - s->limits.start;
-    char pv[600], value[32];
-    pv_to_san(s, pv, sizeof pv);
-    if (abs(score) >= SCORE_MATE_BOUND)
-        snprintf(value, sizeof value, "mate %3d", score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2);
-    else
-        snprintf(value, sizeof value, "cp %5d", score);
-    snprintf(out, size, "depth %2d  score %s  nodes %10llu  time %6.0f ms  pv %s%s", depth, value,
-             (unsigned long long)s->nodes, elapsed * 1000, pv,
-             bound == BOUND_LOWER ? " (lower bound)" : bound == BOUND_UPPER ? " (upper bound)" : "");
-}
-
-/* --verbose: each report on one line of stderr. */
-static void report_verbose(const Search *s, int depth, int score, int bound)
-{
-    char line[REPORT_LINE];
-    report_text(s, depth, score, bound, line, sizeof line);
-    fprintf(stderr, "%s\n", line);
-}
-
 /* engine --batch: one decision per stdin line `FEN<TAB>moves<TAB>seconds`, each answered on its
  * own stdout line as soon as it is found; a summary goes to stderr. Returns 0. */
 static int run_batch(Search *s, const Limits *options)
@@ -1125,117 +1636,6 @@ static int batch_answer(Search *s, char *line, const Limits *options, long numbe
     return 1;
 }
 
-/* Appends a note about a rejected token to the warning line, within its size. */
-static void warn_token(char *warning, size_t size, const char *token, size_t len, const char *why)
-{
-    size_t used = strlen(warning);
-    char shown[40];
-    size_t n = len < 32 ? len : 32, i;
-    if (used >= WARNING_MAX) {
-        if (strstr(warning, ", ...") == NULL && used + 6 < size)
-            strcat(warning, ", ...");
-        return;
-    }
-    for (i = 0; i < n; i++)
-        shown[i] = isprint((unsigned char)token[i]) ? token[i] : '?';
-    shown[n] = '\0';
-    snprintf(warning + used, size - used, "%s'%s%s' (%s)", used ? ", " : "ignored tokens: ",
-             shown, len > n ? "..." : "", why);
-}
-
-/* The decision behind the one-shot call, batch lines and choose_move(): parses, searches in s
- * within seconds from limits->start, and returns 0 with the index, or an exit status with a reason. */
-static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index,
-                  char *err, size_t err_size, char *warning, size_t warning_size)
-{
-    Board board;
-    int first_index[MAX_MOVES], legal_count = 0, token_index = 0, i;
-    Move legal[MAX_MOVES], best;
-    MoveList all;
-    const char *p = moves;
-
-    warning[0] = '\0';
-    if (!board_from_fen(&board, fen, err, err_size))
-        return EXIT_BAD_FEN;
-    gen_legal(&board, &all, GEN_ALL);
-    while (*p) {
-        const char *start;
-        size_t len;
-        char token[32];
-        Move m;
-        ParseResult r;
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        start = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        len = (size_t)(p - start);
-        r = PARSE_MALFORMED;
-        if (len < sizeof token) {
-            memcpy(token, start, len);
-            token[len] = '\0';
-            r = move_from_text(&board, token, &m);
-        }
-        if (r != PARSE_OK) {
-            warn_token(warning, warning_size, start, len,
-                       r == PARSE_AMBIGUOUS ? "ambiguous" : r == PARSE_ILLEGAL ? "not legal here" : "not a move");
-        } else {
-            for (i = 0; i < legal_count && legal[i] != m; i++)
-                ;
-            if (i < legal_count) {
-                warn_token(warning, warning_size, start, len, "listed twice");
-            } else {
-                legal[legal_count] = m;
-                first_index[legal_count++] = token_index;
-            }
-        }
-        token_index++;
-    }
-    if (token_index == 0) {
-        snprintf(err, err_size, "the move list is empty");
-        return EXIT_BAD_MOVES;
-    }
-    if (legal_count == 0) {
-        if (all.count == 0)
-            snprintf(err, err_size, "no move is legal: the position is %s", game_status_name(board_status(&board, NULL, 0)));
-        else { /* the ignored tokens, as many as fit */
-            snprintf(err, err_size, "no token of the move list is a legal move in this position; ");
-            strncat(err, warning, err_size - strlen(err) - 1);
-        }
-        return EXIT_BAD_MOVES;
-    }
-    best = search_one_shot(s, &board, legal, legal_count, NULL, 0, seconds, limits);
-    for (i = 0; i < legal_count; i++)
-        if (legal[i] == best)
-            *index = first_index[i];
-    if (*index < 0)
-        *index = first_index[0];
-    return 0;
-}
-
-/* The course's WebAssembly entry point: the index of the chosen move, or -1 on bad input. */
-int choose_move(char *fen, char *moves, int timeout);
-int choose_move(char *fen, char *moves, int timeout)
-{
-    static Search context; /* the module's one search context */
-    Limits limits;
-    char err[200], warning[WARNING_MAX + 100];
-    int index = -1;
-    memset(&limits, 0, sizeof limits);
-    process_start = clock_now();
-    limits.start = process_start;
-    if (timeout <= 0)
-        return -1;
-#ifdef ENGINE_WASM
-    limits.node_limit = (uint64_t)(WASM_NODES_PER_SECOND * move_budget(timeout));
-#endif
-    if (decide(&context, fen, moves, (double)timeout, &limits, &index, err, sizeof err, warning, sizeof warning) != 0)
-        return -1;
-    return index;
-}
-
 static int run_perft(int argc, char **argv)
 {
     Board b;
@@ -1252,30 +1652,6 @@ static int run_perft(int argc, char **argv)
     }
     show_perft(&b, (int)depth);
     return 0;
-}
-
-/* Prints perft's divide: one line per root move (SAN count), then `nodes N`, and the speed on stderr. */
-static void show_perft(Board *b, int depth)
-{
-    MoveList list;
-    char san[SAN_MAX];
-    uint64_t total = 0;
-    double t0 = clock_now(), elapsed;
-    int i;
-    gen_legal(b, &list, GEN_ALL);
-    for (i = 0; i < list.count; i++) {
-        Undo u;
-        uint64_t n;
-        move_to_san(b, list.moves[i], san);
-        board_make(b, list.moves[i], &u);
-        n = perft(b, depth - 1);
-        board_unmake(b, list.moves[i], &u);
-        total += n;
-        printf("%s %llu\n", san, (unsigned long long)n);
-    }
-    elapsed = clock_now() - t0;
-    printf("nodes %llu\n", (unsigned long long)total);
-    fprintf(stderr, "time %.3f s, %.0f nodes per second\n", elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
 }
 
 /* Sets b from the subcommand's optional FEN argument (the start position without one);
@@ -1303,26 +1679,6 @@ static int run_eval(int argc, char **argv)
     return status;
 }
 
-/* Prints the network's score of b, then the hand-written evaluation term by term
- * (middlegame and endgame, per side), which the search uses. */
-static void show_eval(const Board *b)
-{
-    static Accumulator acc;
-    EvalTrace tr;
-    int t, score = eval_position(b, &tr), net;
-    nnue_refresh(&acc, b);
-    net = eval_network(b, &acc);
-    printf("network        %d (side to move), %d (white's view); raw output %d\n", net, b->side == WHITE ? net : -net,
-           nnue_evaluate(&acc, b->side));
-    printf("\nhand-written evaluation:\n");
-    printf("%-14s %17s %17s %17s\n", "term", "white (mg eg)", "black (mg eg)", "total (mg eg)");
-    for (t = 0; t < TERM_NB; t++)
-        printf("%-14s %8d %8d %8d %8d %8d %8d\n", eval_term_name(t), tr.mg[t][WHITE], tr.eg[t][WHITE],
-               tr.mg[t][BLACK], tr.eg[t][BLACK], tr.mg[t][WHITE] - tr.mg[t][BLACK], tr.eg[t][WHITE] - tr.eg[t][BLACK]);
-    printf("phase %d/%d, endgame scale %d/%d, fifty-move clock %d\n", tr.phase, PHASE_MAX, tr.scale, SCALE_NORMAL, b->halfmove);
-    printf("score %d (white's view), %d (side to move)\n", tr.white_score, score);
-}
-
 /* engine d [FEN]: the board diagram of the position (the start position without a FEN). */
 static int run_board(int argc, char **argv)
 {
@@ -1333,45 +1689,72 @@ static int run_board(int argc, char **argv)
     return status;
 }
 
-/* Prints b as a diagram (rank 8 at the top, black in lower case), then its FEN and key. */
-static void show_board(const Board *b)
-{
-    char fen[FEN_MAX];
-    int rank, file;
-    for (rank = 7; rank >= 0; rank--) {
-        printf("%d ", rank + 1);
-        for (file = 0; file < 8; file++) {
-            int piece = b->squares[make_square(file, rank)];
-            int letter = ".PNBRQK"[piece_type(piece)];
-            printf(" %c", piece_color(piece) == BLACK ? tolower(letter) : letter);
-        }
-        printf("\n");
-    }
-    board_to_fen(b, fen);
-    printf("   a b c d e f g h\nfen %s\nkey %016llx\n", fen, (unsigned long long)b->key);
-}
-
-/* engine bench [DEPTH] (0: BENCH_DEPTH), searched in s: the bench signature `nodes N`, its
- * speed on stderr. */
-static int run_bench(Search *s, int depth)
-{
-    double start = clock_now(), elapsed;
-    int positions;
-    uint64_t nodes = bench_run(s, depth > 0 ? depth : BENCH_DEPTH, &positions);
-    elapsed = clock_now() - start;
-    fprintf(stderr, "%d positions, depth %d, %.3f s, %.0f nodes per second\n", positions, depth > 0 ? depth : BENCH_DEPTH,
-            elapsed, elapsed > 0 ? (double)nodes / elapsed : 0.0);
-    printf("nodes %llu\n", (unsigned long long)nodes);
-    return 0;
-}
-
-/* ================================================================= UCI */
+/* ===================================================================== UCI */
 
 /* The Universal Chess Interface (Stefan Meyer-Kahlen, April 2004 text): one command a line
  * on stdin, answers on stdout. Words it cannot use are named in an `info string` and skipped. */
 
 enum { INPUT_MAX = 1 << 16 };
 enum { OPT_HASH, OPT_MOVE_OVERHEAD, OPT_CLEAR_HASH, OPT_PONDER, OPT_NB };
+
+/* A UCI option: one table drives both the `uci` listing and `setoption` (as Fruit's option.cpp). */
+enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON };
+typedef struct {
+    const char *name;
+    int type;
+    int initial, min, max;  /* spin bounds; a check is 0 or 1; a button has no value */
+    int value;
+} UciOption;
+
+/* The numbers a UCI `go` may carry, in the order of GO_WORDS; -1 when absent. */
+enum { GO_WTIME, GO_BTIME, GO_WINC, GO_BINC, GO_MOVESTOGO, GO_MOVETIME, GO_DEPTH, GO_NODES, GO_MATE, GO_PERFT, GO_NUMBER_NB };
+typedef struct {
+    long long number[GO_NUMBER_NB];
+    int infinite;
+    int ponder;
+    int search_count;       /* 0: every legal move */
+    Move search_moves[MAX_MOVES];
+} UciGo;
+
+/* prototypes */
+static int input_waiting(void);
+static size_t input_read(char *buf, size_t size);
+static int input_is_terminal(void);
+static size_t input_line_length(size_t from);
+static void input_remove(size_t from, size_t n);
+static int input_fill(int wait);
+static void input_first_word(char *word, size_t size, size_t from, size_t line_length);
+static int uci_read_line(char *line, size_t size);
+static char *uci_word(char **rest);
+static int uci_same_text(const char *a, const char *b);
+static int uci_number(const char *s, long long *out);
+static void uci_append(char *buf, size_t size, const char *word);
+static void uci_execute(char *line);
+static void uci_cmd_uci(char *args);
+static void uci_cmd_isready(char *args);
+static void uci_cmd_ucinewgame(char *args);
+static void uci_cmd_setoption(char *args);
+static void uci_option_set(int id, const char *value);
+static void uci_start_position(void);
+static void uci_push_key(uint64_t key);
+static void uci_cmd_position(char *args);
+static void uci_cmd_go(char *args);
+static void uci_parse_go(char *args, UciGo *go);
+static void uci_search(double start);
+static void uci_set_limits(Limits *l, const UciGo *go, double start);
+static void uci_set_deadlines(Limits *l, const UciGo *go, double base);
+static void uci_wait_for_stop(Search *s);
+static void uci_ponderhit(Search *s);
+static void uci_poll(Search *s);
+static void uci_pv(const Search *s, char *out, size_t size);
+static void uci_print_info(const Search *s, int depth, int score, int bound);
+static void uci_print_bestmove(Search *s);
+static void uci_cmd_idle(char *args);
+static void uci_cmd_quit(char *args);
+static void uci_cmd_d(char *args);
+static void uci_cmd_perft(char *args);
+static void uci_cmd_eval(char *args);
+static void uci_cmd_bench(char *args);
 
 static UciOption uci_options[OPT_NB] = {
     { "Hash", OPTION_SPIN, HASH_DEFAULT_MB, 1, 1024, HASH_DEFAULT_MB },
@@ -1421,6 +1804,45 @@ static struct {
     UciGo go;
     int quit;
 } uci;
+
+/* Returns 1 if a line of input is waiting on stdin (POSIX select), else 0. */
+static int input_waiting(void)
+{
+#if HAVE_POSIX
+    fd_set set;
+    struct timeval tv = { 0, 0 };
+    FD_ZERO(&set);
+    FD_SET(0, &set);
+    return select(1, &set, NULL, NULL, &tv) > 0;
+#else
+    return 0;
+#endif
+}
+
+/* Reads at most size bytes of stdin into buf, blocking until some come (POSIX read, else
+ * one fgets line); returns how many, 0 at the end of input. */
+static size_t input_read(char *buf, size_t size)
+{
+#if HAVE_POSIX
+    ssize_t n;
+    do
+        n = read(0, buf, size);
+    while (n < 0 && errno == EINTR);
+    return n > 0 ? (size_t)n : 0;
+#else
+    return fgets(buf, (int)size, stdin) ? strlen(buf) : 0;
+#endif
+}
+
+/* Returns 1 if stdin is a terminal (a person typing), else 0. */
+static int input_is_terminal(void)
+{
+#if HAVE_POSIX
+    return isatty(0);
+#else
+    return 0;
+#endif
+}
 
 /* Speaks UCI on stdin/stdout until `quit` or the end of the input, searching in s. */
 static void uci_loop(Search *s)
@@ -1987,11 +2409,308 @@ static void uci_cmd_bench(char *args)
     search_free(&bench);
 }
 
-/* =============================================================== match */
+/* =================================================================== games */
+
+/* A game as match and datagen play it: its record, its end by the rules, openings from a
+ * file, a random mover. */
+
+enum { GAME_MAX_PLIES = 400 };    /* a game still running after it is adjudicated a draw */
+
+typedef struct {
+    Board start;
+    Move moves[GAME_MAX_PLIES];
+    int ply_count;
+    int engine_white;       /* 1 if our search plays white */
+    char result[8];         /* "1-0", "0-1" or "1/2-1/2"; empty while the game runs */
+    char termination[24];   /* the PGN Termination tag: normal, adjudication, time forfeit, ... */
+    char reason[200];       /* checkmate, threefold repetition, or why the opponent forfeits */
+} Game;                /* no pointers: a worker sends it through a pipe as it is */
+
+/* prototypes */
+static void game_begin(Game *g, const Board *b, uint64_t *keys);
+static void game_play(Game *g, Board *b, uint64_t *keys, Move m);
+static int game_over(Board *b, const uint64_t *keys, Game *g);
+static int game_end(Game *g, const char *result, const char *termination, const char *reason);
+static int openings_load(const char *path, Board **openings, int *count);
+static int openings_add(Board **openings, int *count, int *capacity, const Board *b);
+static int opening_fen(char *line, char *fen, size_t size);
+static Move random_move(Board *b, uint64_t *state);
+static uint64_t random_next(uint64_t *state);
+
+/* Starts g from the position start, b, whose key is the first of keys; no result yet. */
+static void game_begin(Game *g, const Board *b, uint64_t *keys)
+{
+    g->start = *b;
+    g->ply_count = 0;
+    g->result[0] = '\0';
+    keys[0] = b->key;
+}
+
+/* Plays m in the game: the move recorded, the board moved on, its key kept. */
+static void game_play(Game *g, Board *b, uint64_t *keys, Move m)
+{
+    Undo u;
+    g->moves[g->ply_count++] = m;
+    board_make(b, m, &u);
+    keys[g->ply_count] = b->key;
+}
+
+/* Returns 1 and records the result if the game is over: by the rules (board_status, keys
+ * holding every position of the game), or after GAME_MAX_PLIES plies (adjudicated a draw). */
+static int game_over(Board *b, const uint64_t *keys, Game *g)
+{
+    GameStatus status = board_status(b, keys, g->ply_count + 1);
+    if (status == STATUS_CHECKMATE)
+        return game_end(g, b->side == WHITE ? "0-1" : "1-0", "normal", game_status_name(status));
+    if (status != STATUS_PLAY)
+        return game_end(g, "1/2-1/2", "normal", game_status_name(status));
+    if (g->ply_count >= GAME_MAX_PLIES)
+        return game_end(g, "1/2-1/2", "adjudication", "ply limit reached");
+    return 0;
+}
+
+/* Records how the game ended; returns 1. */
+static int game_end(Game *g, const char *result, const char *termination, const char *reason)
+{
+    snprintf(g->result, sizeof g->result, "%s", result);
+    snprintf(g->termination, sizeof g->termination, "%s", termination);
+    snprintf(g->reason, sizeof g->reason, "%s", reason);
+    return 1;
+}
+
+/* Reads the openings file (one FEN or EPD line each) into a new array, or makes the start
+ * position the only opening without a file; returns 0, or an exit status after one error line. */
+static int openings_load(const char *path, Board **openings, int *count)
+{
+    char line[1024], fen[FEN_MAX + 100], err[200];
+    int number = 0, capacity = 0, status = 0;
+    FILE *f = path ? fopen(path, "r") : NULL;
+    Board b;
+    *openings = NULL;
+    *count = 0;
+    if (!path) {
+        board_start(&b);
+        return openings_add(openings, count, &capacity, &b);
+    }
+    if (!f) {
+        fprintf(stderr, "error: cannot read %s\n", path);
+        return EXIT_USAGE;
+    }
+    while (status == 0 && fgets(line, sizeof line, f)) {
+        number++;
+        if (!opening_fen(line, fen, sizeof fen))
+            continue;
+        if (board_from_fen(&b, fen, err, sizeof err))
+            status = openings_add(openings, count, &capacity, &b);
+        else if ((status = EXIT_BAD_FEN) != 0)
+            fprintf(stderr, "error: %s line %d: %s\n", path, number, err);
+    }
+    fclose(f);
+    if (status == 0 && *count == 0) {
+        fprintf(stderr, "error: %s holds no position\n", path);
+        status = EXIT_USAGE;
+    }
+    return status;
+}
+
+/* Appends b to the openings, growing the array; returns 0, or EXIT_FAILURE after an error line. */
+static int openings_add(Board **openings, int *count, int *capacity, const Board *b)
+{
+    if (*count == *capacity) {
+        int more = *capacity ? 2 * *capacity : 16;
+        Board *grown = realloc(*openings, sizeof(Board) * (size_t)more);
+        if (!grown) {
+            fprintf(stderr, "error: out of memory for the openings\n");
+            return EXIT_FAILURE;
+        }
+        *openings = grown;
+        *capacity = more;
+    }
+    (*openings)[(*count)++] = *b;
+    return 0;
+}
+
+/* Writes an openings line as FEN: its first four fields, and the clocks when the next fields
+ * are numbers (EPD operations and # comments are dropped); returns 0 for a line with nothing. */
+static int opening_fen(char *line, char *fen, size_t size)
+{
+    char *field[6], *p = line;
+    int n = 0, keep, i;
+    size_t used = 0;
+    while (n < 6) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            break;
+        field[n++] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+    for (keep = n < 4 ? n : 4; keep < n && strspn(field[keep], "0123456789") == strlen(field[keep]); keep++)
+        ;
+    fen[0] = '\0';
+    for (i = 0; i < keep && used < size; i++)
+        used += (size_t)snprintf(fen + used, size - used, "%s%s", i ? " " : "", field[i]);
+    return n > 0;
+}
+
+/* The built-in opponent: a legal move drawn at random from the game's generator (seeded by
+ * the game's number, so a game against it repeats as far as our search does). */
+static Move random_move(Board *b, uint64_t *state)
+{
+    MoveList list;
+    gen_legal(b, &list, GEN_ALL);
+    return list.moves[random_next(state) % (uint64_t)list.count];
+}
+
+/* The next number of the generator whose state is *state: SplitMix64 (Sebastiano Vigna,
+ * prng.di.unimi.it), any seed being good. */
+static uint64_t random_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* =================================================================== match */
 
 /* engine match: our search against a UCI engine run as a child process (or the built-in
  * random mover), refereed by our rules, with a running score on stderr and a PGN; several
  * games at once in worker processes, and an SPRT that stops the match at its verdict. */
+
+enum { WORKERS_MAX = 64 };   /* games at once, at most: a worker process each */
+/* match: its options, the opponent, a worker's report of one game, and the tally of the games
+ * so far. */
+enum { MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
+/* finished games wait in a window for those before them, so that they count in their order */
+enum { MATCH_WINDOW = 4 * WORKERS_MAX };
+/* the built-in random mover's seed, mixed with the game's number */
+#define MATCH_RANDOM_SEED UINT64_C(0x9E3779B97F4A7C15)
+/* game pairs score 0, 1/2, 1, 3/2 or 2 points: the pentanomial model's five outcomes */
+enum { PAIR_OUTCOMES = 5 };
+/* the count given to a pair outcome not seen yet, so that the variance is never 0 (fishtest's
+ * regularization of the pentanomial frequencies) */
+static const double MATCH_SPRT_PRIOR = 1e-3;
+/* the two-sided 95% quantile of the normal distribution */
+static const double MATCH_Z95 = 1.959964;
+/* the score of a game for us by match_outcome (win, draw, loss), and of a pair by half points */
+static const double GAME_SCORES[3] = { 1, 0.5, 0 };
+static const double PAIR_SCORES[PAIR_OUTCOMES] = { 0, 0.25, 0.5, 0.75, 1 };
+enum { MATCH_HANDSHAKE_MS = 5000, MATCH_SLACK_MS = 250 };
+/* at fixed nodes the opponent answers within 5 s plus its nodes at 50 k nodes a second, so that a
+ * loaded machine never makes it forfeit (a UCI engine searches millions a second) */
+enum { MATCH_NODES_WAIT_MS = 5000, MATCH_SLOW_NODES_PER_SECOND = 50000 };
+typedef struct {
+    const char *opponent;   /* a UCI engine's command line, or "random" */
+    const char *openings;   /* a FEN/EPD file, or NULL for the start position */
+    const char *pgn;        /* where the games go, or NULL */
+    int games;
+    double seconds;         /* per move, for both sides, or 0 */
+    long long nodes;        /* per move, for both sides, or 0 */
+    int concurrency;        /* games at once, each in a worker process when more than 1 */
+    int sprt;               /* 1: stop at the SPRT's verdict on elo0 against elo1 */
+    double elo0, elo1;      /* the hypotheses H0 and H1, logistic Elo */
+    double alpha, beta;     /* the error rates: false H1, false H0 */
+} MatchOptions;
+
+/* An engine run as a child process and spoken to through pipes (match mode). */
+typedef struct {
+    long pid;               /* 0 when no process runs */
+    int to_child;           /* our end of its stdin */
+    int from_child;         /* our end of its stdout */
+    size_t used;            /* bytes waiting in buf */
+    char buf[4096];
+} Child;
+
+#if HAVE_POSIX
+/* The process group of the running child, which a match worker's signal handler kills. */
+static volatile sig_atomic_t child_group;
+#endif
+
+/* A copy of this process that plays match games for it, with a pipe each way. Each side
+ * reads from its `in` and writes to its `out`. */
+typedef struct {
+    long pid;               /* in the parent: the worker's; 0 when none runs (and in the worker) */
+    int in;
+    int out;
+} Worker;
+
+#if HAVE_POSIX
+/* A worker's SIGTERM and SIGINT: kills and reaps its opponent's process group, then ends. */
+static void worker_on_signal(int signal_number)
+{
+    (void)signal_number;
+    if (child_group) {
+        kill(-(pid_t)child_group, SIGKILL);
+        waitpid((pid_t)child_group, NULL, 0);
+    }
+    _exit(1);
+}
+#endif
+
+typedef struct {
+    Child child;            /* its process (pid 0 for the random mover) */
+    char name[64];          /* its `id name`, else the command */
+} MatchOpponent;
+
+typedef struct {
+    int number;             /* the game's number from 0; -1 for an empty slot of the window */
+    int status;             /* 0, or 1 if the opponent's process could not be started */
+    char opponent[64];      /* its name */
+    Game game;
+} MatchReport;
+
+typedef struct {
+    FILE *pgn;              /* where the games go, or NULL */
+    char opponent[64];      /* its name, from the last game */
+    int played;             /* games counted, which are the first ones */
+    int score[3];           /* our wins, draws, losses */
+    int pairs[PAIR_OUTCOMES]; /* game pairs (2k, 2k+1) by our half points: 0 to 4 */
+    int half_points;        /* ours in the first game of a pair still open */
+    double llr;             /* the SPRT's log-likelihood ratio after the last pair */
+    int verdict;            /* 1: H1 accepted, -1: H0 accepted, 0: none yet */
+} MatchTally;
+
+/* prototypes */
+static void match_summary(const MatchOptions *opt, const MatchTally *t);
+static int match_run_serial(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
+static int match_run_workers(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
+static void match_worker(Search *s, const MatchOptions *opt, const Board *openings, int count, const Worker *w);
+static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
+static int match_parse_options(int argc, char **argv, MatchOptions *opt);
+static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, Game *game, MatchOpponent *o);
+static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, Game *g);
+static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, Game *g);
+static int match_opponent_move(MatchOpponent *o, Game *g, const Board *b, double seconds, long long nodes, Move *m);
+static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key_count, double seconds, long long nodes, int new_game);
+static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply);
+static int match_forfeit(Game *g, const char *termination, const char *format, ...);
+static int match_outcome(const Game *g);
+static int match_sprt_update(MatchTally *t, const MatchOptions *opt);
+static void match_sprt_bounds(const MatchOptions *opt, double *lower, double *upper);
+static double match_moments(const int *count, const double *value, int outcomes, double prior, double *variance, double *n);
+static void match_elo_text(const int *count, const double *value, int outcomes, int decimals, char *out, size_t size);
+static double match_elo(double s);
+static double match_logistic(double elo);
+static double match_exp(double x);
+static double match_sqrt(double x);
+static void match_write_pgn(FILE *out, const Game *g, int round, const char *opponent, const MatchOptions *opt);
+static void match_limits_text(const MatchOptions *opt, char *out, size_t size);
+static void match_pgn_tag(FILE *out, const char *name, const char *value);
+static void match_pgn_token(FILE *out, int *column, const char *token);
+static int child_start(Child *c, const char *command, char *err, size_t err_size);
+static int child_send(Child *c, const char *line);
+static int child_read_line(Child *c, char *line, size_t size, double deadline);
+static void child_stop(Child *c, char *how, size_t how_size);
+static int worker_start(Worker *workers, int index, char *err, size_t err_size);
+static int worker_write(const Worker *w, const void *data, size_t size);
+static int worker_read(const Worker *w, void *data, size_t size);
+static int worker_wait(const Worker *workers, int count);
+static void worker_stop(Worker *w, int now);
+static void worker_exit(int status);
 
 /* engine match --opponent CMD --games N --time S|--nodes N [--concurrency K] [--sprt E0,E1
  * [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]: plays the games and prints the final
@@ -2211,84 +2930,6 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
     return 0;
 }
 
-/* Reads the openings file (one FEN or EPD line each) into a new array, or makes the start
- * position the only opening without a file; returns 0, or an exit status after one error line. */
-static int openings_load(const char *path, Board **openings, int *count)
-{
-    char line[1024], fen[FEN_MAX + 100], err[200];
-    int number = 0, capacity = 0, status = 0;
-    FILE *f = path ? fopen(path, "r") : NULL;
-    Board b;
-    *openings = NULL;
-    *count = 0;
-    if (!path) {
-        board_start(&b);
-        return openings_add(openings, count, &capacity, &b);
-    }
-    if (!f) {
-        fprintf(stderr, "error: cannot read %s\n", path);
-        return EXIT_USAGE;
-    }
-    while (status == 0 && fgets(line, sizeof line, f)) {
-        number++;
-        if (!opening_fen(line, fen, sizeof fen))
-            continue;
-        if (board_from_fen(&b, fen, err, sizeof err))
-            status = openings_add(openings, count, &capacity, &b);
-        else if ((status = EXIT_BAD_FEN) != 0)
-            fprintf(stderr, "error: %s line %d: %s\n", path, number, err);
-    }
-    fclose(f);
-    if (status == 0 && *count == 0) {
-        fprintf(stderr, "error: %s holds no position\n", path);
-        status = EXIT_USAGE;
-    }
-    return status;
-}
-
-/* Appends b to the openings, growing the array; returns 0, or EXIT_FAILURE after an error line. */
-static int openings_add(Board **openings, int *count, int *capacity, const Board *b)
-{
-    if (*count == *capacity) {
-        int more = *capacity ? 2 * *capacity : 16;
-        Board *grown = realloc(*openings, sizeof(Board) * (size_t)more);
-        if (!grown) {
-            fprintf(stderr, "error: out of memory for the openings\n");
-            return EXIT_FAILURE;
-        }
-        *openings = grown;
-        *capacity = more;
-    }
-    (*openings)[(*count)++] = *b;
-    return 0;
-}
-
-/* Writes an openings line as FEN: its first four fields, and the clocks when the next fields
- * are numbers (EPD operations and # comments are dropped); returns 0 for a line with nothing. */
-static int opening_fen(char *line, char *fen, size_t size)
-{
-    char *field[6], *p = line;
-    int n = 0, keep, i;
-    size_t used = 0;
-    while (n < 6) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p || *p == '#')
-            break;
-        field[n++] = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        if (*p)
-            *p++ = '\0';
-    }
-    for (keep = n < 4 ? n : 4; keep < n && strspn(field[keep], "0123456789") == strlen(field[keep]); keep++)
-        ;
-    fen[0] = '\0';
-    for (i = 0; i < keep && used < size; i++)
-        used += (size_t)snprintf(fen + used, size - used, "%s%s", i ? " " : "", field[i]);
-    return n > 0;
-}
-
 /* Plays game `number` (from 0) of the match, our search against the opponent, from opening
  * number / 2 (wrapping around the count of them), ours white when number is even; records the
  * moves and the result. Returns 0, or 1 after an error line if the opponent's process cannot
@@ -2435,48 +3076,6 @@ static long long match_move_nodes(const MatchOptions *opt, int count, int number
     if (!opt->nodes || number / 2 < count)
         return opt->nodes;
     return opt->nodes * 3 / 4 + (long long)(random_next(&state) % (uint64_t)(opt->nodes / 2 + 1));
-}
-
-/* The built-in opponent: a legal move drawn at random from the game's generator (seeded by
- * the game's number, so a game against it repeats as far as our search does). */
-static Move random_move(Board *b, uint64_t *state)
-{
-    MoveList list;
-    gen_legal(b, &list, GEN_ALL);
-    return list.moves[random_next(state) % (uint64_t)list.count];
-}
-
-/* The next number of the generator whose state is *state: SplitMix64 (Sebastiano Vigna,
- * prng.di.unimi.it), any seed being good. */
-static uint64_t random_next(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-/* Returns 1 and records the result if the game is over: by the rules (board_status, keys
- * holding every position of the game), or after GAME_MAX_PLIES plies (adjudicated a draw). */
-static int game_over(Board *b, const uint64_t *keys, Game *g)
-{
-    GameStatus status = board_status(b, keys, g->ply_count + 1);
-    if (status == STATUS_CHECKMATE)
-        return game_end(g, b->side == WHITE ? "0-1" : "1-0", "normal", game_status_name(status));
-    if (status != STATUS_PLAY)
-        return game_end(g, "1/2-1/2", "normal", game_status_name(status));
-    if (g->ply_count >= GAME_MAX_PLIES)
-        return game_end(g, "1/2-1/2", "adjudication", "ply limit reached");
-    return 0;
-}
-
-/* Records how the game ended; returns 1. */
-static int game_end(Game *g, const char *result, const char *termination, const char *reason)
-{
-    snprintf(g->result, sizeof g->result, "%s", result);
-    snprintf(g->termination, sizeof g->termination, "%s", termination);
-    snprintf(g->reason, sizeof g->reason, "%s", reason);
-    return 1;
 }
 
 /* Records that the opponent loses the game, the reason printf-style; returns 0. */
@@ -2685,11 +3284,336 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
     *column += len;
 }
 
-/* ============================================================= datagen */
+/* The processes of a match: the opponent, a child spoken to through pipes, and the workers,
+ * copies of this process that play games for it (POSIX; without it, none start). */
+
+/* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
+ * and its stderr on /dev/null; returns 1, or 0 with a reason (always 0 without POSIX). */
+static int child_start(Child *c, const char *command, char *err, size_t err_size)
+{
+#if HAVE_POSIX
+    int in[2] = { -1, -1 }, out[2] = { -1, -1 }, i;
+    pid_t pid = -1;
+    c->pid = 0;
+    c->used = 0;
+    if (pipe(in) != 0 || pipe(out) != 0 || (pid = fork()) < 0) {
+        snprintf(err, err_size, "cannot start a process: %s", strerror(errno));
+        for (i = 0; i < 2; i++) {
+            if (in[i] >= 0)
+                close(in[i]);
+            if (out[i] >= 0)
+                close(out[i]);
+        }
+        return 0;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        setpgid(0, 0);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        if (null >= 0)
+            dup2(null, 2);
+        close(in[1]);
+        close(out[0]);
+        signal(SIGPIPE, SIG_DFL); /* undo our SIG_IGN, which exec would pass on */
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    child_group = (sig_atomic_t)pid;
+    signal(SIGPIPE, SIG_IGN); /* a dead child must not kill us on the next write */
+    close(in[0]);
+    close(out[1]);
+    c->pid = pid;
+    c->to_child = in[1];
+    c->from_child = out[0];
+    return 1;
+#else
+    (void)command;
+    c->pid = 0;
+    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, exec, pipe)");
+    return 0;
+#endif
+}
+
+/* Writes line and its newline to the child in one write, as a GUI does; returns 0 if the
+ * child cannot take them or the line is too long. */
+static int child_send(Child *c, const char *line)
+{
+#if HAVE_POSIX
+    char buf[8192];
+    size_t len = strlen(line), done = 0;
+    if (!c->pid || len + 1 > sizeof buf)
+        return 0;
+    memcpy(buf, line, len);
+    buf[len++] = '\n';
+    while (done < len) {
+        ssize_t n = write(c->to_child, buf + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        done += (size_t)n;
+    }
+    return 1;
+#else
+    (void)c;
+    (void)line;
+    return 0;
+#endif
+}
+
+/* Reads one line from the child into line (without its newline, cut to size), waiting until
+ * clock_now() reaches deadline; returns 1, 0 on timeout, -1 when its output is closed. */
+static int child_read_line(Child *c, char *line, size_t size, double deadline)
+{
+#if HAVE_POSIX
+    for (;;) {
+        char *end = memchr(c->buf, '\n', c->used);
+        struct pollfd p;
+        ssize_t n;
+        double wait = deadline - clock_now();
+        if (end) {
+            size_t len = (size_t)(end - c->buf), keep = len < size - 1 ? len : size - 1;
+            memcpy(line, c->buf, keep);
+            line[keep > 0 && line[keep - 1] == '\r' ? keep - 1 : keep] = '\0';
+            c->used -= len + 1;
+            memmove(c->buf, end + 1, c->used);
+            return 1;
+        }
+        if (c->used == sizeof c->buf)
+            c->used = 0; /* a line longer than the buffer is dropped */
+        if (!c->pid || wait <= 0)
+            return c->pid ? 0 : -1;
+        p.fd = c->from_child;
+        p.events = POLLIN;
+        if (poll(&p, 1, (int)(wait * 1000) + 1) <= 0)
+            continue; /* timeout or signal: the clock decides */
+        n = read(c->from_child, c->buf + c->used, sizeof c->buf - c->used);
+        if (n == 0 || (n < 0 && errno != EINTR))
+            return -1;
+        c->used += n > 0 ? (size_t)n : 0;
+    }
+#else
+    (void)c;
+    (void)line;
+    (void)size;
+    (void)deadline;
+    return -1;
+#endif
+}
+
+/* Ends the child: closes its input, gives it 0.2 s to exit, then kills its process group,
+ * reaps it and describes how it ended in how ("exited with status 0", "killed by signal 9"). */
+static void child_stop(Child *c, char *how, size_t how_size)
+{
+#if HAVE_POSIX
+    int status = 0, i;
+    pid_t done = 0;
+    snprintf(how, how_size, "not running");
+    if (!c->pid)
+        return;
+    close(c->to_child);
+    for (i = 0; i < 20 && (done = waitpid((pid_t)c->pid, &status, WNOHANG)) == 0; i++)
+        poll(NULL, 0, 10);
+    kill(-(pid_t)c->pid, SIGKILL); /* also whatever it started */
+    child_group = 0;
+    if (done <= 0)
+        while (waitpid((pid_t)c->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    close(c->from_child);
+    c->pid = 0;
+    if (WIFSIGNALED(status))
+        snprintf(how, how_size, "killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(how, how_size, "exited with status %d", WEXITSTATUS(status));
+#else
+    (void)c;
+    snprintf(how, how_size, "not running");
+#endif
+}
+
+/* Forks workers[index] with its two pipes (close-on-exec, so no opponent inherits them);
+ * returns 1 in the parent, 0 in the worker (which closes the parent's ends to the earlier
+ * workers, so that each sees the end of its own input), -1 with a reason if it cannot. */
+static int worker_start(Worker *workers, int index, char *err, size_t err_size)
+{
+#if HAVE_POSIX
+    int down[2] = { -1, -1 }, up[2] = { -1, -1 }, i; /* down: parent to worker; up: back */
+    Worker *w = &workers[index];
+    pid_t pid = -1;
+    if (pipe(down) != 0 || pipe(up) != 0 || (pid = fork()) < 0) {
+        snprintf(err, err_size, "cannot start a worker process: %s", strerror(errno));
+        for (i = 0; i < 2; i++) {
+            if (down[i] >= 0)
+                close(down[i]);
+            if (up[i] >= 0)
+                close(up[i]);
+        }
+        return -1;
+    }
+    for (i = 0; i < 2; i++) {
+        fcntl(down[i], F_SETFD, FD_CLOEXEC);
+        fcntl(up[i], F_SETFD, FD_CLOEXEC);
+    }
+    if (pid == 0) {
+        for (i = 0; i < index; i++) {
+            close(workers[i].in);
+            close(workers[i].out);
+        }
+        signal(SIGTERM, worker_on_signal);
+        signal(SIGINT, worker_on_signal);
+        close(down[1]);
+        close(up[0]);
+        w->pid = 0;
+        w->in = down[0];
+        w->out = up[1];
+        return 0;
+    }
+    signal(SIGPIPE, SIG_IGN); /* a dead worker must not kill us on the next write */
+    close(down[0]);
+    close(up[1]);
+    w->pid = pid;
+    w->in = up[0];
+    w->out = down[1];
+    return 1;
+#else
+    (void)workers;
+    (void)index;
+    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, pipe)");
+    return -1;
+#endif
+}
+
+/* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
+static int worker_write(const Worker *w, const void *data, size_t size)
+{
+#if HAVE_POSIX
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(w->out, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 1;
+#else
+    (void)w;
+    (void)data;
+    (void)size;
+    return 0;
+#endif
+}
+
+/* Reads exactly size bytes from the other side, waiting for them; returns 1, or 0 if it is
+ * gone (or closed its end) first. */
+static int worker_read(const Worker *w, void *data, size_t size)
+{
+#if HAVE_POSIX
+    char *p = data;
+    while (size > 0) {
+        ssize_t n = read(w->in, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 1;
+#else
+    (void)w;
+    (void)data;
+    (void)size;
+    return 0;
+#endif
+}
+
+/* Waits until one of the count workers has written something (or ended); returns its index,
+ * or -1 if waiting fails. */
+static int worker_wait(const Worker *workers, int count)
+{
+#if HAVE_POSIX
+    struct pollfd p[WORKERS_MAX];
+    int i, n = count < WORKERS_MAX ? count : WORKERS_MAX;
+    for (i = 0; i < n; i++) {
+        p[i].fd = workers[i].in;
+        p[i].events = POLLIN;
+        p[i].revents = 0;
+    }
+    while (poll(p, (nfds_t)n, -1) < 0)
+        if (errno != EINTR)
+            return -1;
+    for (i = 0; i < n; i++)
+        if (p[i].revents)
+            return i;
+    return -1;
+#else
+    (void)workers;
+    (void)count;
+    return -1;
+#endif
+}
+
+/* Ends a worker and reaps it: closing its input ends an idle one; a busy one (now) first
+ * gets SIGTERM, on which it kills its opponent. */
+static void worker_stop(Worker *w, int now)
+{
+#if HAVE_POSIX
+    int status;
+    if (!w->pid)
+        return;
+    if (now)
+        kill((pid_t)w->pid, SIGTERM);
+    close(w->out);
+    close(w->in);
+    while (waitpid((pid_t)w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    w->pid = 0;
+#else
+    (void)w;
+    (void)now;
+#endif
+}
+
+/* Ends this process at once, as a worker does: its parent owns the files and buffers. */
+static void worker_exit(int status)
+{
+#if HAVE_POSIX
+    _exit(status);
+#else
+    exit(status);
+#endif
+}
+
+/* ================================================================= datagen */
 
 /* engine datagen: self-play at fixed nodes for training data, one `FEN | SCORE | RESULT` line
  * per quiet position (the format of ../shared/data/labelled, which ../shared/datagen makes
  * with Stockfish), refereed by the match's rules. */
+
+/* datagen: its options. Its games are adjudicated as ../shared/datagen adjudicates them. */
+enum { DATAGEN_GAMES_MAX = 100000000, DATAGEN_PROGRESS_GAMES = 100 };
+enum { DATAGEN_RANDOM_PLIES = 6, DATAGEN_RANDOM_PLIES_SPAN = 4 };    /* 6 to 9 random plies first */
+enum { DATAGEN_MIN_PLY = 8 };                                         /* no position kept before it */
+enum { DATAGEN_WIN_SCORE = 1000, DATAGEN_WIN_PLIES = 6 };             /* a win: beyond 1000 cp for 6 plies */
+enum { DATAGEN_DRAW_SCORE = 10, DATAGEN_DRAW_PLIES = 16, DATAGEN_DRAW_AFTER = 100 }; /* a draw: within 10 cp for 16 plies after ply 100 */
+/* mixes the game's number into the seed */
+#define DATAGEN_GAME_MIX UINT64_C(0xD1B54A32D192ED03)
+typedef struct {
+    int games;
+    long long nodes;        /* about this many a move: drawn from 0.75 to 1.25 times it */
+    uint64_t seed;
+    const char *out;        /* the file, or NULL for stdout */
+    const char *openings;   /* a FEN/EPD file, or NULL for the start position */
+} DatagenOptions;
+
+/* prototypes */
+static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
+static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
 
 /* engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]: plays the games
  * and writes their lines to stdout, or to FILE.tmp renamed FILE at the end; a progress line on
@@ -2831,893 +3755,7 @@ static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openi
     return kept;
 }
 
-/* Starts g from the position start, b, whose key is the first of keys; no result yet. */
-static void game_begin(Game *g, const Board *b, uint64_t *keys)
-{
-    g->start = *b;
-    g->ply_count = 0;
-    g->result[0] = '\0';
-    keys[0] = b->key;
-}
-
-/* Plays m in the game: the move recorded, the board moved on, its key kept. */
-static void game_play(Game *g, Board *b, uint64_t *keys, Move m)
-{
-    Undo u;
-    g->moves[g->ply_count++] = m;
-    board_make(b, m, &u);
-    keys[g->ply_count] = b->key;
-}
-
-/* ================================================================ time */
-
-/* The part of a one-shot limit the search may use: the rest covers start-up,
- * exit and a loaded machine. */
-static double move_budget(double seconds)
-{
-    double budget = seconds - (0.035 + 0.05 * seconds);
-    return budget > 0.2 * seconds ? budget : 0.2 * seconds;
-}
-
-/* Splits a real clock (seconds left and increment for the side to move, moves to the next
- * time control or 0 for sudden death) into a soft budget (no new iteration after it) and a
- * hard one, keeping overhead in reserve. The usual shape (chessprogramming.org "Time
- * Management"): the time left spread over the moves to go (40 in sudden death) plus most
- * of the increment; the hard budget four times that; neither above half of what is left
- * (nine tenths on the last move before a new control), so the clock shrinks geometrically. */
-static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard)
-{
-    double usable = left - overhead > 0.001 ? left - overhead : 0.001;
-    double cap = usable * (moves_to_go == 1 ? 0.9 : 0.5);
-    double target = usable / (moves_to_go > 0 && moves_to_go < 40 ? moves_to_go : 40) + 0.75 * inc;
-    *soft = target < cap ? target : cap;
-    *hard = 4 * target < cap ? 4 * target : cap;
-}
-
-/* Checks the clock, node limit and the caller's poll every 256 nodes. */
-static int time_is_up(Search *s)
-{
-    if (s->stop)
-        return 1;
-    if ((s->nodes & 255) != 0)
-        return 0;
-    if (s->limits.node_limit && s->nodes >= s->limits.node_limit)
-        s->stop = 1;
-    else if (s->limits.hard_deadline > 0 && clock_now() >= s->limits.hard_deadline)
-        s->stop = 1;
-    if (s->limits.poll)
-        s->limits.poll(s);
-    return s->stop;
-}
-
-/* ============================================================== search */
-
-static int reductions[64][64];
-
-/* Natural logarithm for the reduction table, without libm. */
-static double ln(double x)
-{
-    double z, z2, sum = 0, term;
-    int k = 0, i;
-    while (x >= 2) {
-        x /= 2;
-        k++;
-    }
-    z = (x - 1) / (x + 1);
-    z2 = z * z;
-    term = z;
-    for (i = 1; i < 40; i += 2) {
-        sum += term / i;
-        term *= z2;
-    }
-    return 2 * sum + k * 0.69314718055994531;
-}
-
-/* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape). */
-static void lmr_init(void)
-{
-    int d, m;
-    for (d = 1; d < 64; d++)
-        for (m = 1; m < 64; m++)
-            reductions[d][m] = (int)(0.75 + ln(d) * ln(m) / 2.25);
-}
-
-/* Static exchange evaluation of a capture: the material balance after the best
- * sequence of recaptures on the target square. */
-static int see(const Board *b, Move m)
-{
-    int gain[32], n = 0, from = move_from(m), to = move_to(m), side = b->side;
-    int attacker = piece_type(b->squares[from]);
-    uint64_t occ = b->occupied[WHITE] | b->occupied[BLACK], att;
-
-    gain[0] = move_kind(m) == KIND_EN_PASSANT ? VALUE_PAWN : eval_piece_value(piece_type(b->squares[to]));
-    if (move_kind(m) == KIND_PROMOTION) {
-        gain[0] += eval_piece_value(move_promo(m)) - VALUE_PAWN;
-        attacker = move_promo(m);
-    }
-    occ &= ~((uint64_t)1 << from);
-    if (move_kind(m) == KIND_EN_PASSANT)
-        occ &= ~((uint64_t)1 << (side == WHITE ? to - 8 : to + 8));
-    att = attackers_to(b, to, occ);
-    for (;;) {
-        int type, sq = NO_SQUARE;
-        uint64_t mine;
-        side = !side;
-        mine = att & b->occupied[side] & occ;
-        if (!mine)
-            break;
-        for (type = PAWN; type <= KING; type++)
-            if (mine & b->pieces[make_piece(side, type)]) {
-                sq = bit_first(mine & b->pieces[make_piece(side, type)]);
-                break;
-            }
-        n++;
-        gain[n] = eval_piece_value(attacker) - gain[n - 1];
-        if (type == KING && (attackers_to(b, to, occ & ~((uint64_t)1 << sq)) & b->occupied[!side] & occ)) {
-            n--; /* the king may not capture into a defended square */
-            break;
-        }
-        attacker = type;
-        occ &= ~((uint64_t)1 << sq);
-        att = attackers_to(b, to, occ);
-        if (n >= 31)
-            break;
-    }
-    while (n > 0) {
-        if (-gain[n] < gain[n - 1])
-            gain[n - 1] = -gain[n];
-        n--;
-    }
-    return gain[0];
-}
-
-enum {
-    ORDER_TT = 2000000000, ORDER_GOOD_CAPTURE = 1000000000, ORDER_KILLER = 900000000,
-    ORDER_COUNTER = 800000000, ORDER_BAD_CAPTURE = -1000000000
-};
-
-static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply)
-{
-    const Board *b = &s->board;
-    Move counter = MOVE_NONE;
-    int i;
-    if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
-        counter = s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])];
-    mp->count = list->count;
-    mp->next = 0;
-    for (i = 0; i < list->count; i++) {
-        Move m = list->moves[i];
-        int score;
-        if (m == tt_move) {
-            score = ORDER_TT;
-        } else if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION) {
-            int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
-            int mvv_lva = eval_piece_value(victim) * 16 - piece_type(b->squares[move_from(m)])
-                        + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * 16 : 0);
-            int cheap = eval_piece_value(victim) >= eval_piece_value(piece_type(b->squares[move_from(m)]));
-            /* under-promotions go last, with the losing captures (the quiescence search skips them) */
-            int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
-            score = (!under && (cheap || see(b, m) >= 0) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva;
-        } else if (m == s->killers[ply][0]) {
-            score = ORDER_KILLER + 1;
-        } else if (m == s->killers[ply][1]) {
-            score = ORDER_KILLER;
-        } else if (m == counter) {
-            score = ORDER_COUNTER;
-        } else {
-            score = s->history[b->side][move_from(m)][move_to(m)];
-        }
-        mp->moves[i].move = m;
-        mp->moves[i].score = score;
-    }
-}
-
-/* Returns the best remaining move (selection sort step), or MOVE_NONE. */
-static Move picker_next(MovePicker *mp, int *score)
-{
-    int best = mp->next, i;
-    ScoredMove tmp;
-    if (mp->next >= mp->count)
-        return MOVE_NONE;
-    for (i = mp->next + 1; i < mp->count; i++)
-        if (mp->moves[i].score > mp->moves[best].score)
-            best = i;
-    tmp = mp->moves[best];
-    mp->moves[best] = mp->moves[mp->next];
-    mp->moves[mp->next++] = tmp;
-    if (score)
-        *score = tmp.score;
-    return tmp.move;
-}
-
-/* Returns the hash move first (mp->count is -1 until then), then the generated moves
- * best first without the hash move; MOVE_NONE at the end. */
-static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order)
-{
-    Move m;
-    if (mp->count < 0) {
-        mp->count = 0;
-        mp->next = 0;
-        if (tt_move != MOVE_NONE) {
-            *order = ORDER_TT;
-            return tt_move;
-        }
-    }
-    if (mp->next == 0 && mp->count == 0) {
-        gen_legal(&s->board, list, GEN_ALL);
-        picker_init(s, mp, list, tt_move, ply);
-    }
-    while ((m = picker_next(mp, order)) == tt_move && m != MOVE_NONE)
-        ;
-    return m;
-}
-
-static void push_move(Search *s, Move m, Undo *u, int ply)
-{
-    s->move_stack[ply] = m;
-    s->piece_stack[ply] = m == MOVE_NONE ? 0 : s->board.squares[move_from(m)];
-    if (m == MOVE_NONE)
-        board_make_null(&s->board, u);
-    else
-        board_make(&s->board, m, u);
-    s->keys[s->key_count++] = s->board.key;
-    s->nodes++;
-    tt_prefetch(&s->tt, s->board.key);
-}
-
-static void pop_move(Search *s, Move m, const Undo *u)
-{
-    s->key_count--;
-    if (m == MOVE_NONE)
-        board_unmake_null(&s->board, u);
-    else
-        board_unmake(&s->board, m, u);
-}
-
-static int qsearch(Search *s, int alpha, int beta, int ply)
-{
-    Board *b = &s->board;
-    MoveList list;
-    MovePicker mp;
-    TTEntry *entry;
-    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE;
-    int in_check, stand_pat, best, hit, score, old_alpha = alpha, order;
-
-    if (ply > s->seldepth)
-        s->seldepth = ply;
-    if (time_is_up(s))
-        return 0;
-    if (ply >= MAX_PLY)
-        return eval_position(b, NULL);
-    if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
-        return SCORE_DRAW;
-
-    entry = tt_probe(&s->tt, b->key, &hit);
-    if (hit) {
-        int tt_score = score_from_tt(entry->score, ply);
-        tt_move = entry->move;
-        if ((entry->bound == BOUND_EXACT) || (entry->bound == BOUND_LOWER && tt_score >= beta)
-            || (entry->bound == BOUND_UPPER && tt_score <= alpha))
-            return tt_score;
-    }
-    in_check = board_in_check(b);
-    if (in_check) {
-        best = stand_pat = -SCORE_INF;
-    } else {
-        stand_pat = best = hit ? entry->eval : eval_position(b, NULL);
-        if (best >= beta)
-            return best;
-        if (best > alpha)
-            alpha = best;
-    }
-    gen_legal(b, &list, in_check ? GEN_ALL : GEN_NOISY);
-    if (in_check && list.count == 0)
-        return -SCORE_MATE + ply;
-    picker_init(s, &mp, &list, tt_move, ply);
-    while ((m = picker_next(&mp, &order)) != MOVE_NONE) {
-        Undo u;
-        if (!in_check) {
-            /* skip losing captures and those that cannot reach alpha (delta pruning) */
-            if (order < ORDER_GOOD_CAPTURE && order != ORDER_TT)
-                continue;
-            if (move_kind(m) != KIND_PROMOTION
-                && stand_pat + eval_piece_value(piece_type(b->squares[move_to(m)])) + 200 <= alpha
-                && move_kind(m) != KIND_EN_PASSANT)
-                continue;
-        }
-        push_move(s, m, &u, ply);
-        score = -qsearch(s, -beta, -alpha, ply + 1);
-        pop_move(s, m, &u);
-        if (s->stop)
-            return 0;
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                best_move = m;
-                alpha = score;
-                if (score >= beta)
-                    break;
-            }
-        }
-    }
-    tt_store(&s->tt, b->key, best_move, best, stand_pat == -SCORE_INF ? 0 : stand_pat, 0,
-             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
-    return best;
-}
-
-static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth)
-{
-    int side = s->board.side, bonus = depth * depth * 16 > 1600 ? 1600 : depth * depth * 16, i;
-    if (s->killers[ply][0] != best) {
-        s->killers[ply][1] = s->killers[ply][0];
-        s->killers[ply][0] = best;
-    }
-    if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
-        s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])] = best;
-    for (i = 0; i < quiet_count; i++) {
-        int *h = &s->history[side][move_from(quiets[i])][move_to(quiets[i])];
-        int delta = quiets[i] == best ? bonus : -bonus;
-        /* history gravity keeps values within +-HISTORY_MAX */
-        *h += delta - *h * bonus / HISTORY_MAX;
-    }
-}
-
-static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node)
-{
-    Board *b = &s->board;
-    int pv_node = beta - alpha > 1;
-    MoveList list;
-    MovePicker mp;
-    TTEntry *entry;
-    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE, quiets[MAX_MOVES];
-    int hit, in_check, eval, best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0;
-    int old_alpha = alpha, improving, order, tt_depth = 0, tt_bound = BOUND_NONE, tt_score = 0;
-    int pieces; /* the side to move has more than pawns: no zugzwang feared */
-
-    /* Step 1. Leaves go to the quiescence search. */
-    if (depth <= 0)
-        return qsearch(s, alpha, beta, ply);
-    s->pv_len[ply] = ply;
-    if (ply > s->seldepth)
-        s->seldepth = ply;
-    if (time_is_up(s))
-        return 0;
-
-    /* Step 2. Draws by rule, and mate distance pruning. */
-    if (ply > 0) {
-        /* a position seen once before is a draw: the side that can repeat it can do so again */
-        if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
-            return SCORE_DRAW;
-        if (ply >= MAX_PLY)
-            return eval_position(b, NULL);
-        if (alpha < -SCORE_MATE + ply)
-            alpha = -SCORE_MATE + ply;
-        if (beta > SCORE_MATE - ply - 1)
-            beta = SCORE_MATE - ply - 1;
-        if (alpha >= beta)
-            return alpha;
-    }
-
-    /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry. */
-    entry = tt_probe(&s->tt, b->key, &hit);
-    if (hit) {
-        tt_move = entry->move;
-        tt_depth = entry->depth;
-        tt_bound = entry->bound;
-        tt_score = score_from_tt(entry->score, ply);
-        if (!pv_node && tt_depth >= depth
-            && ((tt_bound == BOUND_EXACT) || (tt_bound == BOUND_LOWER && tt_score >= beta)
-                || (tt_bound == BOUND_UPPER && tt_score <= alpha)))
-            return tt_score;
-    }
-
-    /* Step 4. Static evaluation. */
-    in_check = board_in_check(b);
-    pieces = eval_non_pawn_material(b, b->side) > 0;
-    if (in_check) {
-        eval = s->eval_stack[ply] = -SCORE_INF;
-        improving = 0;
-    } else {
-        eval = s->eval_stack[ply] = hit ? entry->eval : eval_position(b, NULL);
-        if (hit && tt_bound != BOUND_NONE
-            && (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER) == (tt_score > eval)))
-            eval = tt_score;
-        improving = ply >= 2 && s->eval_stack[ply] > s->eval_stack[ply - 2];
-    }
-
-    if (!pv_node && !in_check) {
-        /* Step 5. Reverse futility pruning: far above beta at low depth. */
-        if (depth <= 8 && eval - 80 * (depth - improving) >= beta && abs(beta) < SCORE_MATE_BOUND)
-            return eval;
-
-        /* Step 6. Null move pruning, not in pawn endings (zugzwang). */
-        if (depth >= 3 && eval >= beta && s->move_stack[ply - 1 >= 0 ? ply - 1 : 0] != MOVE_NONE
-            && pieces && ply > 0) {
-            Undo u;
-            int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
-            push_move(s, MOVE_NONE, &u, ply);
-            score = -search(s, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-            pop_move(s, MOVE_NONE, &u);
-            if (s->stop)
-                return 0;
-            if (score >= beta)
-                return score >= SCORE_MATE_BOUND ? beta : score;
-        }
-    }
-
-    /* Step 7. Internal iterative reduction: without a hash move, search shallower. */
-    if (depth >= 4 && tt_move == MOVE_NONE && (pv_node || cut_node))
-        depth--;
-
-    /* Step 8. The move loop: the hash move first, then the generated moves in order. */
-    if (ply + 1 <= MAX_PLY)
-        s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
-    if (tt_move != MOVE_NONE && !move_is_legal(b, tt_move))
-        tt_move = MOVE_NONE;
-    mp.count = -1;
-    while ((m = next_move(s, &mp, &list, tt_move, ply, &order)) != MOVE_NONE) {
-        Undo u;
-        int quiet = !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
-        int new_depth = depth - 1, gives_check, r = 0;
-
-        /* Step 9. Prune late quiet moves and losing captures at low depth, never checks. */
-        if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && pieces) {
-            int prune = 0;
-            if (quiet && !pv_node && depth <= 8 && quiet_count >= (3 + depth * depth) / (2 - improving))
-                prune = 1;
-            else if (quiet && !pv_node && depth <= 6 && eval + 100 + 90 * depth <= alpha && order < ORDER_COUNTER)
-                prune = 1;
-            else if (!quiet && depth <= 6 && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
-                     && see(b, m) < -100 * depth)
-                prune = 1;
-            if (prune && !move_gives_check(b, m))
-                continue;
-        }
-
-        push_move(s, m, &u, ply);
-        gives_check = board_in_check(b);
-        moves_tried++;
-        if (quiet)
-            quiets[quiet_count++] = m;
-
-        /* Step 10. Check extension. */
-        if (gives_check)
-            new_depth++;
-
-        /* Step 11. Late move reductions, then the principal variation search. */
-        if (depth >= 3 && moves_tried > 1 + pv_node && quiet && !in_check) {
-            r = reductions[depth < 64 ? depth : 63][moves_tried < 64 ? moves_tried : 63];
-            r += !pv_node + !improving - (order >= ORDER_COUNTER) - gives_check;
-            if (order < ORDER_COUNTER)
-                r -= order / 6000;
-            if (r < 0)
-                r = 0;
-            if (r > new_depth - 1)
-                r = new_depth - 1;
-        }
-        if (moves_tried == 1) {
-            score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
-        } else {
-            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
-            if (r > 0 && score > alpha)
-                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-            if (pv_node && score > alpha && score < beta)
-                score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
-        }
-        pop_move(s, m, &u);
-        if (s->stop)
-            return 0;
-
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                int i;
-                best_move = m;
-                alpha = score;
-                s->pv[ply][ply] = m;
-                for (i = ply + 1; i < s->pv_len[ply + 1]; i++)
-                    s->pv[ply][i] = s->pv[ply + 1][i];
-                s->pv_len[ply] = s->pv_len[ply + 1] > ply + 1 ? s->pv_len[ply + 1] : ply + 1;
-                if (score >= beta) {
-                    if (quiet)
-                        update_quiet_stats(s, ply, m, quiets, quiet_count, depth);
-                    break;
-                }
-            }
-        }
-    }
-    if (moves_tried == 0 && mp.count == 0)
-        return in_check ? -SCORE_MATE + ply : SCORE_DRAW;
-    if (moves_tried == 0)
-        return alpha; /* everything was pruned: fail low */
-
-    /* Step 12. Store the result. */
-    tt_store(&s->tt, b->key, best_move, best, in_check ? 0 : s->eval_stack[ply], depth,
-             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
-    return best;
-}
-
-/* Searches the root moves (those the caller listed), best first, within (alpha, beta). */
-static int search_root(Search *s, int alpha, int beta, int depth)
-{
-    int i, best = -SCORE_INF, score;
-    for (i = 0; i < s->root_count; i++) {
-        Move m = s->root_moves[i];
-        Undo u;
-        int new_depth = depth - 1, quiet = !move_is_capture(&s->board, m) && move_kind(m) != KIND_PROMOTION;
-        push_move(s, m, &u, 0);
-        if (board_in_check(&s->board))
-            new_depth++;
-        if (i == 0) {
-            score = -search(s, -beta, -alpha, new_depth, 1, 0);
-        } else {
-            int r = depth >= 3 && i >= 4 && quiet ? 1 : 0;
-            score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
-            if (score > alpha && score < beta)
-                score = -search(s, -beta, -alpha, new_depth, 1, 0);
-        }
-        pop_move(s, m, &u);
-        if (s->stop)
-            break;
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                int j;
-                alpha = score;
-                /* a move that beat the first one is proven better: keep it even if time runs out */
-                s->best_move = m;
-                s->best_score = score;
-                s->pv[0][0] = m;
-                for (j = 1; j < s->pv_len[1]; j++)
-                    s->pv[0][j] = s->pv[1][j];
-                s->pv_len[0] = s->pv_len[1] > 1 ? s->pv_len[1] : 1;
-                memmove(&s->root_moves[1], &s->root_moves[0], sizeof(Move) * (size_t)i);
-                s->root_moves[0] = m;
-                if (score >= beta)
-                    break;
-            }
-        }
-    }
-    return best;
-}
-
-static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count)
-{
-    static int lmr_ready;
-    if (!lmr_ready) {
-        lmr_init();
-        lmr_ready = 1;
-    }
-    s->board = *board;
-    s->nodes = 0;
-    s->stop = 0;
-    s->seldepth = 0;
-    if (key_count > KEY_HISTORY_MAX - MAX_PLY - 2) {
-        keys += key_count - (KEY_HISTORY_MAX - MAX_PLY - 2);
-        key_count = KEY_HISTORY_MAX - MAX_PLY - 2;
-    }
-    if (keys && key_count > 0)
-        memcpy(s->keys, keys, sizeof(uint64_t) * (size_t)key_count);
-    s->key_count = key_count;
-    if (s->key_count == 0 || s->keys[s->key_count - 1] != board->key)
-        s->keys[s->key_count++] = board->key;
-    if (s->tables_used) {
-        /* a one-shot call skips this: clearing zero pages would only fault them in */
-        memset(s->killers, 0, sizeof s->killers);
-        memset(s->history, 0, sizeof s->history);
-        memset(s->counter, 0, sizeof s->counter);
-    }
-    s->tables_used = 1;
-    memset(s->move_stack, 0, sizeof s->move_stack);
-    s->best_move = MOVE_NONE;
-    s->best_score = 0;
-    s->completed_depth = 0;
-    s->tt.age++;
-}
-
-/* Gives s an empty table of about megabytes: its own, cleared, when it has that size already. */
-static void search_table(Search *s, size_t megabytes)
-{
-    if (s->tt.megabytes == megabytes) {
-        tt_clear(&s->tt);
-    } else {
-        tt_free(&s->tt);
-        tt_init(&s->tt, megabytes);
-    }
-}
-
-/* Releases s's table. */
-static void search_free(Search *s)
-{
-    tt_free(&s->tt);
-}
-
-/* Searches board within limits, its root moves being moves (count of them, all legal) or, with
- * moves NULL, every legal move (one at least); keys holds the game's positions before it, for
- * repetitions. The result is in s: best_move, best_score, completed_depth, nodes, pv. */
-static void search_run(Search *s, const Board *board, const uint64_t *keys, int key_count, const Move *moves, int count,
-                       const Limits *limits)
-{
-    MoveList list;
-    s->limits = *limits;
-    search_reset(s, board, keys, key_count);
-    if (!moves) {
-        gen_legal(&s->board, &list, GEN_ALL);
-        moves = list.moves;
-        count = list.count;
-    }
-    s->root_count = count;
-    memcpy(s->root_moves, moves, sizeof(Move) * (size_t)count);
-    iterate(s);
-}
-
-/* Searches board's moves (count of them, all legal) in s within seconds counted from
- * limits->start, keys being the game's earlier positions for repetitions; returns the move
- * chosen, at once when there is one. The search behind one-shot, batch and match moves. */
-static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys,
-                            int key_count, double seconds, Limits *limits)
-{
-    double budget = move_budget(seconds);
-    if (count == 1)
-        return moves[0];
-    limits->hard_deadline = limits->start + budget;
-    limits->soft_deadline = limits->start + budget;
-    /* the size a one-shot call would use, so that batch lines answer as one-shot calls do */
-    search_table(s, tt_megabytes_for(budget));
-    search_run(s, board, keys, key_count, moves, count, limits);
-    return s->best_move;
-}
-
-/* Searches every legal move of board (one at least) in s within limits as the UCI engine does
- * in a game, so that a fixed-node match against our own UCI build is between equals: a table
- * of the UCI default size kept from move to move and cleared when new_game is set, keys being
- * the game's positions so far. Returns the move; its score (side to move's view) is in
- * s->best_score and the depth completed in s->completed_depth (0: no score). */
-static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
-                             int new_game)
-{
-    if (new_game || s->tt.megabytes != HASH_DEFAULT_MB)
-        search_table(s, HASH_DEFAULT_MB);
-    search_run(s, board, keys, key_count, NULL, 0, limits);
-    return s->best_move;
-}
-
-/* Writes the principal variation in SAN. */
-static void pv_to_san(const Search *s, char *out, size_t size)
-{
-    Board b = s->board;
-    Undo u;
-    int i;
-    size_t used = 0;
-    out[0] = '\0';
-    for (i = 0; i < s->pv_len[0] && used + SAN_MAX + 2 < size; i++) {
-        char san[SAN_MAX];
-        if (!move_is_legal(&b, s->pv[0][i]))
-            break;
-        move_to_san(&b, s->pv[0][i], san);
-        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", san);
-        board_make(&b, s->pv[0][i], &u);
-    }
-}
-
-/* Reports an iteration, or an aspiration fail with its bound, to the caller's report if any. */
-static void report_iteration(Search *s, int depth, int score, int bound)
-{
-    if (s->limits.report)
-        s->limits.report(s, depth, score, bound);
-}
-
-/* Iterative deepening with aspiration windows. */
-static void iterate(Search *s)
-{
-    int depth, score = 0, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH;
-    s->best_move = s->root_moves[0];
-    s->eval_stack[0] = board_in_check(&s->board) ? -SCORE_INF : eval_position(&s->board, NULL);
-    for (depth = 1; depth <= max_depth; depth++) {
-        int delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
-        if (depth >= 5) {
-            alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
-            beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
-        }
-        for (;;) {
-            int result = search_root(s, alpha, beta, depth);
-            if (s->stop)
-                break;
-            if (result <= alpha) {
-                report_iteration(s, depth, result, BOUND_UPPER);
-                beta = (alpha + beta) / 2;
-                alpha = result - delta > -SCORE_INF ? result - delta : -SCORE_INF;
-            } else if (result >= beta) {
-                report_iteration(s, depth, result, BOUND_LOWER);
-                beta = result + delta < SCORE_INF ? result + delta : SCORE_INF;
-            } else {
-                score = result;
-                break;
-            }
-            delta += delta / 2;
-        }
-        if (s->stop)
-            break;
-        s->completed_depth = depth;
-        s->best_move = s->root_moves[0];
-        s->best_score = score;
-        report_iteration(s, depth, score, BOUND_EXACT);
-        if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline)
-            break;
-        if (abs(score) >= SCORE_MATE_BOUND && depth >= 2 * (SCORE_MATE - abs(score)) + 4 && !s->limits.infinite)
-            break;
-    }
-}
-
-/* ================================================== transposition table */
-
-static void tt_init(TransTable *tt, size_t megabytes)
-{
-    size_t count = 1;
-    while (count * 2 * sizeof(TTBucket) <= megabytes * 1024 * 1024)
-        count *= 2;
-    tt->buckets = NULL;
-    /* a failed allocation only makes the table smaller */
-    while (count >= 1 && !(tt->buckets = calloc(count, sizeof(TTBucket))))
-        count /= 2;
-    tt->count = tt->buckets ? count : 0;
-    tt->megabytes = megabytes;
-    tt->age = 0;
-}
-
-/* The table a search of budget seconds fills: about 40 MB per second (two entries per
- * node at 1.2 M nodes/s). A larger one only costs time, since each first touch of one of
- * its pages is a page fault (about 9 us on our machines, a quarter of a 0.1 s move at 8 MB). */
-static size_t tt_megabytes_for(double budget)
-{
-    double megabytes = budget * 40;
-    return megabytes < 1 ? 1 : megabytes > 64 ? 64 : (size_t)megabytes;
-}
-
-static void tt_free(TransTable *tt)
-{
-    free(tt->buckets);
-    tt->buckets = NULL;
-    tt->count = 0;
-    tt->megabytes = 0;
-}
-
-static void tt_clear(TransTable *tt)
-{
-    if (tt->buckets)
-        memset(tt->buckets, 0, tt->count * sizeof(TTBucket));
-    tt->age = 0;
-}
-
-/* Starts loading key's bucket into the cache while the caller does other work. */
-static void tt_prefetch(const TransTable *tt, uint64_t key)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    if (tt->count)
-        __builtin_prefetch(&tt->buckets[key & (tt->count - 1)]);
-#else
-    (void)tt;
-    (void)key;
-#endif
-}
-
-/* Returns the entry for key (hit = 1) or the entry to replace (hit = 0). */
-static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit)
-{
-    static TTEntry scratch;
-    TTBucket *bucket;
-    TTEntry *victim;
-    uint32_t check = (uint32_t)(key >> 32);
-    int i;
-    *hit = 0;
-    if (!tt->count) {
-        memset(&scratch, 0, sizeof scratch);
-        return &scratch;
-    }
-    bucket = &tt->buckets[key & (tt->count - 1)];
-    victim = &bucket->entry[0];
-    for (i = 0; i < TT_BUCKET; i++) {
-        TTEntry *e = &bucket->entry[i];
-        if (e->key == check && e->bound != BOUND_NONE) {
-            *hit = 1;
-            return e;
-        }
-        /* replace the shallowest entry, preferring those from older searches */
-        if (e->depth - 8 * (uint8_t)(tt->age - e->age) < victim->depth - 8 * (uint8_t)(tt->age - victim->age))
-            victim = e;
-    }
-    return victim;
-}
-
-/* Returns how full the table is in permille (UCI hashfull): the share of the first 1000
- * entries written by the current search, as Stockfish counts it. */
-static int tt_hashfull(const TransTable *tt)
-{
-    size_t i, used = 0, seen = 0;
-    int j;
-    for (i = 0; i < tt->count && seen < 1000; i++) {
-        for (j = 0; j < TT_BUCKET; j++, seen++)
-            used += tt->buckets[i].entry[j].bound != BOUND_NONE && tt->buckets[i].entry[j].age == tt->age;
-    }
-    return seen ? (int)(used * 1000 / seen) : 0;
-}
-
-static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply)
-{
-    int hit;
-    TTEntry *e;
-    if (!tt->count)
-        return;
-    e = tt_probe(tt, key, &hit);
-    if (hit && move == MOVE_NONE)
-        move = e->move;
-    if (hit && bound != BOUND_EXACT && depth + 2 < e->depth && e->age == tt->age)
-        return;
-    e->key = (uint32_t)(key >> 32);
-    e->move = move;
-    e->score = (int16_t)score_to_tt(score, ply);
-    e->eval = (int16_t)eval;
-    e->depth = (uint8_t)depth;
-    e->bound = (uint8_t)bound;
-    e->age = tt->age;
-}
-
-/* Mate scores are stored relative to the node, not the root. */
-static int score_to_tt(int score, int ply)
-{
-    return score >= SCORE_MATE_BOUND ? score + ply : score <= -SCORE_MATE_BOUND ? score - ply : score;
-}
-
-static int score_from_tt(int score, int ply)
-{
-    return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
-}
-
-/* =============================================================== bench */
-
-/* Searches the bench positions to depth in s, each with fresh tables (a table of BENCH_HASH_MB);
- * returns the nodes searched (the bench signature) and sets positions to their number. */
-static uint64_t bench_run(Search *s, int depth, int *positions)
-{
-    static const char *const POSITIONS[] = {
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-        "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 w - - 0 20",
-        "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1",
-        "8/8/1p1k4/p1p5/P1P5/1P1K4/8/8 w - - 0 1",
-        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
-        "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1",
-        "3r1rk1/p5pp/bpp1pp2/8/q1PP1P2/b3P3/P2NQRPP/1R2B1K1 b - - 6 22",
-        "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
-        "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
-        "8/5pk1/6p1/7p/3R4/6PP/r4P1K/8 b - - 0 40",
-    };
-    Limits limits;
-    uint64_t total = 0;
-    size_t i;
-    memset(&limits, 0, sizeof limits);
-    limits.depth_limit = depth;
-    search_table(s, BENCH_HASH_MB);
-    for (i = 0; i < sizeof POSITIONS / sizeof POSITIONS[0]; i++) {
-        Board b;
-        char err[200];
-        int ok = board_from_fen(&b, POSITIONS[i], err, sizeof err);
-        assert(ok);
-        (void)ok;
-        tt_clear(&s->tt);
-        search_run(s, &b, NULL, 0, NULL, 0, &limits);
-        total += s->nodes;
-    }
-    *positions = (int)(sizeof POSITIONS / sizeof POSITIONS[0]);
-    return total;
-}
-
-/* ============================================================ web */
+/* ===================================================================== web */
 
 /* The browser's side of the WebAssembly build: the rules for web/index.html and the bench,
  * and in the page's own build (ENGINE_WASM_PAGE) the engine's thinking with its score and
@@ -3853,6 +3891,24 @@ const char *web_bench(int depth)
     web_used = 0;
     web_append("nodes %llu\n", (unsigned long long)nodes);
     return web_out;
+}
+
+/* The course's WebAssembly entry point: the index of the chosen move, or -1 on bad input. */
+int choose_move(char *fen, char *moves, int timeout);
+int choose_move(char *fen, char *moves, int timeout)
+{
+    static Search context; /* the module's one search context */
+    Limits limits;
+    char err[200], warning[WARNING_MAX + 100];
+    int index = -1;
+    memset(&limits, 0, sizeof limits);
+    limits.start = clock_now();
+    if (timeout <= 0)
+        return -1;
+    limits.node_limit = (uint64_t)(WASM_NODES_PER_SECOND * move_budget(timeout));
+    if (decide(&context, fen, moves, (double)timeout, &limits, &index, err, sizeof err, warning, sizeof warning) != 0)
+        return -1;
+    return index;
 }
 
 #ifdef ENGINE_WASM_PAGE
