@@ -209,12 +209,27 @@ static double clock_now(void)
 
 /* ==================================================================== time */
 
+/* A one-shot call keeps back ONE_SHOT_RESERVE seconds plus ONE_SHOT_RESERVE_SHARE of its limit
+ * for start-up, exit and a loaded machine, and searches at least ONE_SHOT_MIN_SHARE of it. */
+static const double ONE_SHOT_RESERVE = 0.035, ONE_SHOT_RESERVE_SHARE = 0.05, ONE_SHOT_MIN_SHARE = 0.2;
+/* A real clock: the time left is spread over the moves to go (CLOCK_MOVES_TO_GO in sudden
+ * death) plus CLOCK_INCREMENT_SHARE of the increment, the hard budget CLOCK_HARD_FACTOR times
+ * that, neither above CLOCK_CAP_SHARE of what is left (CLOCK_LAST_MOVE_CAP_SHARE on the last
+ * move before a new control). */
+enum { CLOCK_MOVES_TO_GO = 40, CLOCK_HARD_FACTOR = 4 };
+static const double CLOCK_INCREMENT_SHARE = 0.75, CLOCK_CAP_SHARE = 0.5, CLOCK_LAST_MOVE_CAP_SHARE = 0.9;
+/* The smallest time left that the split counts with, in seconds. */
+static const double CLOCK_MIN_LEFT = 0.001;
+/* The search checks the clock, its node limit and its caller's poll every POLL_NODES nodes
+ * (a power of two). */
+enum { POLL_NODES = 256 };
+
 /* The part of a one-shot limit the search may use: the rest covers start-up,
  * exit and a loaded machine. */
 static double move_budget(double seconds)
 {
-    double budget = seconds - (0.035 + 0.05 * seconds);
-    return budget > 0.2 * seconds ? budget : 0.2 * seconds;
+    double budget = seconds - (ONE_SHOT_RESERVE + ONE_SHOT_RESERVE_SHARE * seconds);
+    return budget > ONE_SHOT_MIN_SHARE * seconds ? budget : ONE_SHOT_MIN_SHARE * seconds;
 }
 
 /* Splits a real clock (seconds left and increment for the side to move, moves to the next
@@ -225,19 +240,20 @@ static double move_budget(double seconds)
  * (nine tenths on the last move before a new control), so the clock shrinks geometrically. */
 static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard)
 {
-    double usable = left - overhead > 0.001 ? left - overhead : 0.001;
-    double cap = usable * (moves_to_go == 1 ? 0.9 : 0.5);
-    double target = usable / (moves_to_go > 0 && moves_to_go < 40 ? moves_to_go : 40) + 0.75 * inc;
+    double usable = left - overhead > CLOCK_MIN_LEFT ? left - overhead : CLOCK_MIN_LEFT;
+    double cap = usable * (moves_to_go == 1 ? CLOCK_LAST_MOVE_CAP_SHARE : CLOCK_CAP_SHARE);
+    double target = usable / (moves_to_go > 0 && moves_to_go < CLOCK_MOVES_TO_GO ? moves_to_go : CLOCK_MOVES_TO_GO)
+                    + CLOCK_INCREMENT_SHARE * inc;
     *soft = target < cap ? target : cap;
-    *hard = 4 * target < cap ? 4 * target : cap;
+    *hard = CLOCK_HARD_FACTOR * target < cap ? CLOCK_HARD_FACTOR * target : cap;
 }
 
-/* Checks the clock, node limit and the caller's poll every 256 nodes. */
+/* Checks the clock, node limit and the caller's poll every POLL_NODES nodes. */
 static int time_is_up(Search *s)
 {
     if (s->stop)
         return 1;
-    if ((s->nodes & 255) != 0)
+    if ((s->nodes & (POLL_NODES - 1)) != 0)
         return 0;
     if (s->limits.node_limit && s->nodes >= s->limits.node_limit)
         s->stop = 1;
@@ -249,6 +265,14 @@ static int time_is_up(Search *s)
 }
 
 /* ===================================================== transposition table */
+
+/* Replacement: an entry counts TT_AGE_PLIES plies shallower for each search since it was
+ * written; within a search, an inexact result does not replace an entry more than
+ * TT_KEEP_DEPTH plies deeper. */
+enum { TT_AGE_PLIES = 8, TT_KEEP_DEPTH = 2 };
+/* A one-shot table: TT_MB_PER_SECOND megabytes per second of budget (two entries per node at
+ * 1.2 M nodes/s), from TT_MIN_MB to TT_MAX_MB. */
+enum { TT_MB_PER_SECOND = 40, TT_MIN_MB = 1, TT_MAX_MB = 64 };
 
 static void tt_init(TransTable *tt, size_t megabytes)
 {
@@ -269,8 +293,8 @@ static void tt_init(TransTable *tt, size_t megabytes)
  * its pages is a page fault (about 9 us on our machines, a quarter of a 0.1 s move at 8 MB). */
 static size_t tt_megabytes_for(double budget)
 {
-    double megabytes = budget * 40;
-    return megabytes < 1 ? 1 : megabytes > 64 ? 64 : (size_t)megabytes;
+    double megabytes = budget * TT_MB_PER_SECOND;
+    return megabytes < TT_MIN_MB ? TT_MIN_MB : megabytes > TT_MAX_MB ? TT_MAX_MB : (size_t)megabytes;
 }
 
 static void tt_free(TransTable *tt)
@@ -322,7 +346,8 @@ static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit)
             return e;
         }
         /* replace the shallowest entry, preferring those from older searches */
-        if (e->depth - 8 * (uint8_t)(tt->age - e->age) < victim->depth - 8 * (uint8_t)(tt->age - victim->age))
+        if (e->depth - TT_AGE_PLIES * (uint8_t)(tt->age - e->age)
+            < victim->depth - TT_AGE_PLIES * (uint8_t)(tt->age - victim->age))
             victim = e;
     }
     return victim;
@@ -350,7 +375,7 @@ static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eva
     e = tt_probe(tt, key, &hit);
     if (hit && move == MOVE_NONE)
         move = e->move;
-    if (hit && bound != BOUND_EXACT && depth + 2 < e->depth && e->age == tt->age)
+    if (hit && bound != BOUND_EXACT && depth + TT_KEEP_DEPTH < e->depth && e->age == tt->age)
         return;
     e->key = (uint32_t)(key >> 32);
     e->move = move;
@@ -374,8 +399,45 @@ static int score_from_tt(int score, int ply)
 
 /* ================================================================== search */
 
-static int reductions[64][64];
+/* The search's margins, scores in centipawns and depths in plies. Their shapes follow
+ * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. */
+enum {
+    ASPIRATION_DEPTH = 5,       /* aspiration windows from this depth on, */
+    ASPIRATION_DELTA = 25,      /* this far either side of the last score, widened by half on a fail */
+    RFP_DEPTH = 8,              /* reverse futility pruning up to this depth, when the evaluation */
+    RFP_MARGIN = 80,            /* beats beta by this much a ply (a ply fewer when improving) */
+    NMP_DEPTH = 3,              /* null move pruning from this depth on, reducing by NMP_REDUCTION */
+    NMP_REDUCTION = 3,          /* plies, plus one every NMP_DEPTH_DIVISOR plies of depth, */
+    NMP_DEPTH_DIVISOR = 4,
+    NMP_EVAL_DIVISOR = 200,     /* plus one for every this much the evaluation beats beta by, */
+    NMP_EVAL_MAX = 3,           /* that part at most this */
+    IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
+    LMP_DEPTH = 8,              /* late move pruning up to this depth: quiet moves after */
+    LMP_BASE = 3,               /* (LMP_BASE + depth^2) / 2 of them (twice as many when improving) */
+    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth, when */
+    FUTILITY_MARGIN = 100,      /* eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth cannot reach alpha */
+    FUTILITY_PER_PLY = 90,
+    SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth, when they lose more */
+    SEE_PRUNE_PER_PLY = 100,    /* than this a ply (static exchange evaluation) */
+    LMR_DEPTH = 3,              /* late move reductions of quiet moves from this depth on, */
+    LMR_HISTORY_DIVISOR = 6000, /* a ply less for every this much history (more when it is negative) */
+    ROOT_LMR_DEPTH = 3,         /* at the root from this depth on, quiet moves after the first */
+    ROOT_LMR_MOVES = 4,         /* ROOT_LMR_MOVES are searched a ply shallower first */
+    DELTA_MARGIN = 200,         /* the quiescence search skips a capture that, even this much ahead, stays below alpha */
+    MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
+    HISTORY_BONUS_SCALE = 16,   /* a quiet move's history changes by HISTORY_BONUS_SCALE * depth^2, */
+    HISTORY_BONUS_MAX = 1600,   /* at most this */
+    MVV_LVA_SCALE = 16,         /* captures order by the victim's value times this, less the attacker's type */
+    SEE_MAX_CAPTURES = 32,      /* exchanges longer than this are cut */
+    LMR_TABLE = 64              /* the reduction table's depths and move numbers */
+};
+/* The late move reduction of move number m at depth d: LMR_BASE + ln(d) ln(m) / LMR_DIVISOR. */
+static const double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
 
+static int reductions[LMR_TABLE][LMR_TABLE];
+
+/* Move ordering: the hash move, good captures, the killers, the counter-move, then quiet
+ * moves by history (below ORDER_COUNTER), losing captures last. */
 enum {
     ORDER_TT = 2000000000, ORDER_GOOD_CAPTURE = 1000000000, ORDER_KILLER = 900000000,
     ORDER_COUNTER = 800000000, ORDER_BAD_CAPTURE = -1000000000
@@ -473,8 +535,8 @@ static void iterate(Search *s)
     s->best_move = s->root_moves[0];
     s->eval_stack[0] = board_in_check(&s->board) ? -SCORE_INF : eval_position(&s->board, NULL);
     for (depth = 1; depth <= max_depth; depth++) {
-        int delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
-        if (depth >= 5) {
+        int delta = ASPIRATION_DELTA, alpha = -SCORE_INF, beta = SCORE_INF;
+        if (depth >= ASPIRATION_DEPTH) {
             alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
             beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
         }
@@ -503,7 +565,8 @@ static void iterate(Search *s)
         report_iteration(s, depth, score, BOUND_EXACT);
         if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline)
             break;
-        if (abs(score) >= SCORE_MATE_BOUND && depth >= 2 * (SCORE_MATE - abs(score)) + 4 && !s->limits.infinite)
+        if (abs(score) >= SCORE_MATE_BOUND && depth >= 2 * (SCORE_MATE - abs(score)) + MATE_SLACK_PLIES
+            && !s->limits.infinite)
             break;
     }
 }
@@ -563,7 +626,7 @@ static int search_root(Search *s, int alpha, int beta, int depth)
         if (i == 0) {
             score = -search(s, -beta, -alpha, new_depth, 1, 0);
         } else {
-            int r = depth >= 3 && i >= 4 && quiet ? 1 : 0;
+            int r = depth >= ROOT_LMR_DEPTH && i >= ROOT_LMR_MOVES && quiet ? 1 : 0;
             score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
             if (score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, 1, 0);
@@ -658,14 +721,15 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
     if (!pv_node && !in_check) {
         /* Step 5. Reverse futility pruning: far above beta at low depth. */
-        if (depth <= 8 && eval - 80 * (depth - improving) >= beta && abs(beta) < SCORE_MATE_BOUND)
+        if (depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta && abs(beta) < SCORE_MATE_BOUND)
             return eval;
 
         /* Step 6. Null move pruning, not in pawn endings (zugzwang). */
-        if (depth >= 3 && eval >= beta && s->move_stack[ply - 1 >= 0 ? ply - 1 : 0] != MOVE_NONE
+        if (depth >= NMP_DEPTH && eval >= beta && s->move_stack[ply - 1 >= 0 ? ply - 1 : 0] != MOVE_NONE
             && pieces && ply > 0) {
             Undo u;
-            int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR < NMP_EVAL_MAX ? (eval - beta) / NMP_EVAL_DIVISOR : NMP_EVAL_MAX);
             push_move(s, MOVE_NONE, &u, ply);
             score = -search(s, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
             pop_move(s, MOVE_NONE, &u);
@@ -677,7 +741,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     }
 
     /* Step 7. Internal iterative reduction: without a hash move, search shallower. */
-    if (depth >= 4 && tt_move == MOVE_NONE && (pv_node || cut_node))
+    if (depth >= IIR_DEPTH && tt_move == MOVE_NONE && (pv_node || cut_node))
         depth--;
 
     /* Step 8. The move loop: the hash move first, then the generated moves in order. */
@@ -694,12 +758,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         /* Step 9. Prune late quiet moves and losing captures at low depth, never checks. */
         if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && pieces) {
             int prune = 0;
-            if (quiet && !pv_node && depth <= 8 && quiet_count >= (3 + depth * depth) / (2 - improving))
+            if (quiet && !pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - improving))
                 prune = 1;
-            else if (quiet && !pv_node && depth <= 6 && eval + 100 + 90 * depth <= alpha && order < ORDER_COUNTER)
+            else if (quiet && !pv_node && depth <= FUTILITY_DEPTH
+                     && eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth <= alpha && order < ORDER_COUNTER)
                 prune = 1;
-            else if (!quiet && depth <= 6 && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
-                     && see(b, m) < -100 * depth)
+            else if (!quiet && depth <= SEE_PRUNE_DEPTH && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
+                     && see(b, m) < -SEE_PRUNE_PER_PLY * depth)
                 prune = 1;
             if (prune && !move_gives_check(b, m))
                 continue;
@@ -716,11 +781,11 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             new_depth++;
 
         /* Step 11. Late move reductions, then the principal variation search. */
-        if (depth >= 3 && moves_tried > 1 + pv_node && quiet && !in_check) {
-            r = reductions[depth < 64 ? depth : 63][moves_tried < 64 ? moves_tried : 63];
+        if (depth >= LMR_DEPTH && moves_tried > 1 + pv_node && quiet && !in_check) {
+            r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
             r += !pv_node + !improving - (order >= ORDER_COUNTER) - gives_check;
             if (order < ORDER_COUNTER)
-                r -= order / 6000;
+                r -= order / LMR_HISTORY_DIVISOR;
             if (r < 0)
                 r = 0;
             if (r > new_depth - 1)
@@ -815,7 +880,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
             if (order < ORDER_GOOD_CAPTURE && order != ORDER_TT)
                 continue;
             if (move_kind(m) != KIND_PROMOTION
-                && stand_pat + eval_piece_value(piece_type(b->squares[move_to(m)])) + 200 <= alpha
+                && stand_pat + eval_piece_value(piece_type(b->squares[move_to(m)])) + DELTA_MARGIN <= alpha
                 && move_kind(m) != KIND_EN_PASSANT)
                 continue;
         }
@@ -841,7 +906,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
 
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth)
 {
-    int side = s->board.side, bonus = depth * depth * 16 > 1600 ? 1600 : depth * depth * 16, i;
+    int side = s->board.side, i;
+    int bonus = depth * depth * HISTORY_BONUS_SCALE > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : depth * depth * HISTORY_BONUS_SCALE;
     if (s->killers[ply][0] != best) {
         s->killers[ply][1] = s->killers[ply][0];
         s->killers[ply][0] = best;
@@ -894,8 +960,8 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
             score = ORDER_TT;
         } else if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION) {
             int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
-            int mvv_lva = eval_piece_value(victim) * 16 - piece_type(b->squares[move_from(m)])
-                        + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * 16 : 0);
+            int mvv_lva = eval_piece_value(victim) * MVV_LVA_SCALE - piece_type(b->squares[move_from(m)])
+                        + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * MVV_LVA_SCALE : 0);
             int cheap = eval_piece_value(victim) >= eval_piece_value(piece_type(b->squares[move_from(m)]));
             /* under-promotions go last, with the losing captures (the quiescence search skips them) */
             int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
@@ -958,7 +1024,7 @@ static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, i
  * sequence of recaptures on the target square. */
 static int see(const Board *b, Move m)
 {
-    int gain[32], n = 0, from = move_from(m), to = move_to(m), side = b->side;
+    int gain[SEE_MAX_CAPTURES], n = 0, from = move_from(m), to = move_to(m), side = b->side;
     int attacker = piece_type(b->squares[from]);
     uint64_t occ = b->occupied[WHITE] | b->occupied[BLACK], att;
 
@@ -992,7 +1058,7 @@ static int see(const Board *b, Move m)
         attacker = type;
         occ &= ~((uint64_t)1 << sq);
         att = attackers_to(b, to, occ);
-        if (n >= 31)
+        if (n >= SEE_MAX_CAPTURES - 1)
             break;
     }
     while (n > 0) {
@@ -1026,9 +1092,9 @@ static double ln(double x)
 static void lmr_init(void)
 {
     int d, m;
-    for (d = 1; d < 64; d++)
-        for (m = 1; m < 64; m++)
-            reductions[d][m] = (int)(0.75 + ln(d) * ln(m) / 2.25);
+    for (d = 1; d < LMR_TABLE; d++)
+        for (m = 1; m < LMR_TABLE; m++)
+            reductions[d][m] = (int)(LMR_BASE + ln(d) * ln(m) / LMR_DIVISOR);
 }
 
 /* =================================================================== bench */
