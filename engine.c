@@ -54,7 +54,8 @@ double web_now(void);   /* imported from env: the page's performance.now(), in m
 
 /* ######################################################################## */
 /* The engine. Its entry points: search_run (and search_one_shot, search_game_move built on
- * it), search_table, search_free, pv_to_san, bench_run; the clock and time budgets
+ * it), search_table, search_free, search_pv, score_is_mate, score_mate_moves, bench_run; the
+ * clock and time budgets
  * (clock_now, move_budget, time_for_clock, tt_megabytes_for); tt_clear and tt_hashfull.
  * ######################################################################## */
 
@@ -65,6 +66,10 @@ enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
 enum { HASH_DEFAULT_MB = 16 };   /* the UCI Hash option's default, also the table of a match game at fixed nodes */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
 enum { BENCH_DEPTH = 9, BENCH_HASH_MB = 16 };   /* the bench signature's depth and table */
+/* search_pv's notations, and the room its text needs: MAX_PLY + 1 moves of at most 7
+ * characters (exd8=Q+, e7e8q) and a space each */
+enum { PV_SAN, PV_COORDINATES };
+enum { PV_TEXT = 8 * (MAX_PLY + 1) };
 
 typedef struct {
     uint32_t key;
@@ -169,7 +174,9 @@ static void search_free(Search *s);
 static void search_run(Search *s, const Board *board, const uint64_t *keys, int key_count, const Move *moves, int count, const Limits *limits);
 static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
 static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits, int new_game);
-static void pv_to_san(const Search *s, char *out, size_t size);
+static void search_pv(const Search *s, int notation, char *out, size_t size);
+static int score_is_mate(int score);
+static int score_mate_moves(int score);
 static void iterate(Search *s);
 static void report_iteration(Search *s, int depth, int score, int bound);
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
@@ -510,22 +517,42 @@ static Move search_game_move(Search *s, const Board *board, const uint64_t *keys
     return s->best_move;
 }
 
-/* Writes the principal variation in SAN. */
-static void pv_to_san(const Search *s, char *out, size_t size)
+/* Writes the principal variation in SAN (PV_SAN) or coordinates (PV_COORDINATES), the moves
+ * separated by spaces, as far as it stays legal and fits in size (PV_TEXT holds it all). */
+static void search_pv(const Search *s, int notation, char *out, size_t size)
 {
     Board b = s->board;
     Undo u;
     int i;
     size_t used = 0;
     out[0] = '\0';
-    for (i = 0; i < s->pv_len[0] && used + SAN_MAX + 2 < size; i++) {
-        char san[SAN_MAX];
-        if (!move_is_legal(&b, s->pv[0][i]))
+    for (i = 0; i < s->pv_len[0] && move_is_legal(&b, s->pv[0][i]); i++) {
+        char move[SAN_MAX];
+        if (notation == PV_SAN)
+            move_to_san(&b, s->pv[0][i], move);
+        else
+            move_to_uci(s->pv[0][i], move);
+        if (used + strlen(move) + 2 > size)
             break;
-        move_to_san(&b, s->pv[0][i], san);
-        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", san);
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", move);
         board_make(&b, s->pv[0][i], &u);
     }
+}
+
+/* Returns 1 if score announces a mate, for either side. */
+static int score_is_mate(int score)
+{
+    return abs(score) >= SCORE_MATE_BOUND;
+}
+
+/* Returns a mate score as the moves to mate, as UCI's `score mate N` counts them: positive
+ * when the side to move mates, negative when it is mated (a mate score is SCORE_MATE less
+ * the plies to mate); 0 for any other score. */
+static int score_mate_moves(int score)
+{
+    if (!score_is_mate(score))
+        return 0;
+    return score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2;
 }
 
 /* Iterative deepening with aspiration windows. */
@@ -565,7 +592,7 @@ static void iterate(Search *s)
         report_iteration(s, depth, score, BOUND_EXACT);
         if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline)
             break;
-        if (abs(score) >= SCORE_MATE_BOUND && depth >= 2 * (SCORE_MATE - abs(score)) + MATE_SLACK_PLIES
+        if (score_is_mate(score) && depth >= 2 * (SCORE_MATE - abs(score)) + MATE_SLACK_PLIES
             && !s->limits.infinite)
             break;
     }
@@ -1152,7 +1179,7 @@ static uint64_t bench_run(Search *s, int depth, int *positions)
 
 enum { EXIT_USAGE = 2, EXIT_BAD_FEN = 3, EXIT_BAD_MOVES = 4 };
 enum { WARNING_MAX = 400 };        /* bytes of the warning line about ignored tokens */
-enum { REPORT_LINE = 1024 };    /* report_text's line: its PV is below 600 bytes */
+enum { REPORT_LINE = PV_TEXT + 100 };  /* report_text's line: the PV and some 80 bytes */
 
 /* prototypes */
 static void print_line(FILE *out, const char *format, ...);
@@ -1249,10 +1276,10 @@ static int parse_decimal(const char *s, const char **end, double *out)
 static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size)
 {
     double elapsed = clock_now() - s->limits.start;
-    char pv[600], value[32];
-    pv_to_san(s, pv, sizeof pv);
-    if (abs(score) >= SCORE_MATE_BOUND)
-        snprintf(value, sizeof value, "mate %3d", score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2);
+    char pv[PV_TEXT], value[32];
+    search_pv(s, PV_SAN, pv, sizeof pv);
+    if (score_is_mate(score))
+        snprintf(value, sizeof value, "mate %3d", score_mate_moves(score));
     else
         snprintf(value, sizeof value, "cp %5d", score);
     snprintf(out, size, "depth %2d  score %s  nodes %10llu  time %6.0f ms  pv %s%s", depth, value,
@@ -1452,9 +1479,8 @@ static int run_batch(Search *s, const Limits *options);
 static int batch_read_line(char *line, size_t size);
 static int batch_answer(Search *s, char *line, const Limits *options, long number);
 static int run_perft(int argc, char **argv);
-static int board_from_argument(int argc, char **argv, Board *b);
-static int run_eval(int argc, char **argv);
-static int run_board(int argc, char **argv);
+static int board_from_argument(int argc, char **argv, int at, const char *usage, Board *b);
+static int run_show(int argc, char **argv, void (*show)(const Board *b));
 
 /* Seconds since the kernel created this process, from /proc/self/stat (Linux): the time an
  * exec, the dynamic loader or a busy machine took before main. Its start time counts in clock
@@ -1556,9 +1582,9 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "perft") == 0)
         return run_perft(argc, argv);
     if (strcmp(argv[1], "eval") == 0)
-        return run_eval(argc, argv);
+        return run_show(argc, argv, show_eval);
     if (strcmp(argv[1], "d") == 0)
-        return run_board(argc, argv);
+        return run_show(argc, argv, show_board);
     if (strcmp(argv[1], "match") == 0)
         return run_match(&context, argc, argv);
     if (strcmp(argv[1], "datagen") == 0)
@@ -1702,56 +1728,51 @@ static int batch_answer(Search *s, char *line, const Limits *options, long numbe
     return 1;
 }
 
+/* engine perft DEPTH [FEN]: the divide of the position (the start position without a FEN). */
 static int run_perft(int argc, char **argv)
 {
+    static const char USAGE[] = "perft DEPTH [FEN], DEPTH from 1 to 20";
     Board b;
-    char err[200];
     long long depth;
-
-    if (argc < 3 || argc > 4 || !parse_count(argv[2], 20, &depth)) {
-        fprintf(stderr, "error: usage: engine perft DEPTH [FEN], DEPTH from 1 to 20\n");
+    int status;
+    if (argc < 3 || !parse_count(argv[2], 20, &depth)) {
+        fprintf(stderr, "error: usage: engine %s\n", USAGE);
         return EXIT_USAGE;
     }
-    if (argc == 4 ? !board_from_fen(&b, argv[3], err, sizeof err) : (board_start(&b), 0)) {
-        print_line(stderr, "error: %s", err);
-        return EXIT_BAD_FEN;
-    }
-    show_perft(&b, (int)depth);
-    return 0;
-}
-
-/* Sets b from the subcommand's optional FEN argument (the start position without one);
- * returns 0, or the exit status after one error line. */
-static int board_from_argument(int argc, char **argv, Board *b)
-{
-    char err[200];
-    if (argc > 3) {
-        fprintf(stderr, "error: usage: engine %s [FEN] (quote the FEN)\n", argv[1]);
-        return EXIT_USAGE;
-    }
-    if (argc == 3 ? !board_from_fen(b, argv[2], err, sizeof err) : (board_start(b), 0)) {
-        print_line(stderr, "error: %s", err);
-        return EXIT_BAD_FEN;
-    }
-    return 0;
-}
-
-static int run_eval(int argc, char **argv)
-{
-    Board b;
-    int status = board_from_argument(argc, argv, &b);
+    status = board_from_argument(argc, argv, 3, USAGE, &b);
     if (status == 0)
-        show_eval(&b);
+        show_perft(&b, (int)depth);
     return status;
 }
 
-/* engine d [FEN]: the board diagram of the position (the start position without a FEN). */
-static int run_board(int argc, char **argv)
+/* Sets b from a subcommand's optional last argument, the FEN at argv[at] (the start position
+ * without one); returns 0, or the exit status after one error line (with usage, the
+ * subcommand's own, when there are more arguments). */
+static int board_from_argument(int argc, char **argv, int at, const char *usage, Board *b)
 {
+    char err[200];
+    if (argc > at + 1) {
+        fprintf(stderr, "error: usage: engine %s\n", usage);
+        return EXIT_USAGE;
+    }
+    if (argc == at + 1 ? !board_from_fen(b, argv[at], err, sizeof err) : (board_start(b), 0)) {
+        print_line(stderr, "error: %s", err);
+        return EXIT_BAD_FEN;
+    }
+    return 0;
+}
+
+/* engine eval [FEN], engine d [FEN]: show's display of the position (the start position
+ * without a FEN): the evaluation term by term, or the board. */
+static int run_show(int argc, char **argv, void (*show)(const Board *b))
+{
+    char usage[64];
     Board b;
-    int status = board_from_argument(argc, argv, &b);
+    int status;
+    snprintf(usage, sizeof usage, "%s [FEN] (quote the FEN)", argv[1]);
+    status = board_from_argument(argc, argv, 2, usage, &b);
     if (status == 0)
-        show_board(&b);
+        show(&b);
     return status;
 }
 
@@ -1812,7 +1833,6 @@ static void uci_set_deadlines(Limits *l, const UciGo *go, double base);
 static void uci_wait_for_stop(Search *s);
 static void uci_ponderhit(Search *s);
 static void uci_poll(Search *s);
-static void uci_pv(const Search *s, char *out, size_t size);
 static void uci_print_info(const Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Search *s);
 static void uci_cmd_idle(char *args);
@@ -2376,33 +2396,17 @@ static void uci_poll(Search *s)
         s->stop = 1;
 }
 
-/* Writes the principal variation in coordinates, a space before each move, as far as it stays legal. */
-static void uci_pv(const Search *s, char *out, size_t size)
-{
-    Board b = s->board;
-    Undo u;
-    int i;
-    size_t used = 0;
-    out[0] = '\0';
-    for (i = 0; i < s->pv_len[0] && used + 8 < size && move_is_legal(&b, s->pv[0][i]); i++) {
-        out[used++] = ' ';
-        move_to_uci(s->pv[0][i], out + used);
-        used += strlen(out + used);
-        board_make(&b, s->pv[0][i], &u);
-    }
-}
-
 /* The search's report in UCI: the info line of an iteration, or of an aspiration fail with its bound. */
 static void uci_print_info(const Search *s, int depth, int score, int bound)
 {
     double elapsed = clock_now() - s->limits.start;
-    char pv[8 * (MAX_PLY + 1)];
-    int mate = score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2;
-    uci_pv(s, pv, sizeof pv);
-    printf("info depth %d seldepth %d multipv 1 score %s %d%s nodes %llu nps %.0f hashfull %d time %.0f pv%s\n",
-           depth, s->seldepth, abs(score) >= SCORE_MATE_BOUND ? "mate" : "cp", abs(score) >= SCORE_MATE_BOUND ? mate : score,
+    char pv[PV_TEXT];
+    search_pv(s, PV_COORDINATES, pv, sizeof pv);
+    printf("info depth %d seldepth %d multipv 1 score %s %d%s nodes %llu nps %.0f hashfull %d time %.0f pv%s%s\n",
+           depth, s->seldepth, score_is_mate(score) ? "mate" : "cp", score_is_mate(score) ? score_mate_moves(score) : score,
            bound == BOUND_LOWER ? " lowerbound" : bound == BOUND_UPPER ? " upperbound" : "",
-           (unsigned long long)s->nodes, elapsed > 0 ? s->nodes / elapsed : 0.0, tt_hashfull(&s->tt), elapsed * 1000, pv);
+           (unsigned long long)s->nodes, elapsed > 0 ? s->nodes / elapsed : 0.0, tt_hashfull(&s->tt), elapsed * 1000,
+           pv[0] ? " " : "", pv);
 }
 
 /* Answers bestmove, with the reply the PV expects as the ponder move when there is one. */
@@ -3799,7 +3803,7 @@ static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openi
         depth = s->completed_depth;
         white = board.side == WHITE ? score : -score;
         if (depth > 0 && !board_in_check(&board) && !move_is_capture(&board, m) && move_kind(m) != KIND_PROMOTION
-            && abs(score) < SCORE_MATE_BOUND && game.ply_count >= DATAGEN_MIN_PLY) {
+            && !score_is_mate(score) && game.ply_count >= DATAGEN_MIN_PLY) {
             board_to_fen(&board, fens[kept]);
             scores[kept++] = white;
         }
@@ -4024,26 +4028,24 @@ static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_coun
 static const char *web_answer(Search *s, const Board *root, int legal_count, double seconds)
 {
     Board b = *root;
-    char san[SAN_MAX], coords[8], pv[600];
-    int score = s->best_score, mate = 0;
+    char san[SAN_MAX], coords[8], pv[PV_TEXT];
+    int score = s->best_score;
     move_to_san(&b, s->best_move, san);
     move_to_uci(s->best_move, coords);
     if (legal_count > 1)
-        pv_to_san(s, pv, sizeof pv);
+        search_pv(s, PV_SAN, pv, sizeof pv);
     else
         snprintf(pv, sizeof pv, "%s", san);
-    if (abs(score) >= SCORE_MATE_BOUND)
-        mate = score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2;
     web_used = 0;
     web_append("{\"move\":\"%s\",\"san\":\"%s\",\"score\":%d,\"mate\":%d,\"depth\":%d,\"nodes\":%llu,"
-              "\"ms\":%.0f,\"pv\":\"%s\"}", coords, san, score, mate, s->completed_depth,
+              "\"ms\":%.0f,\"pv\":\"%s\"}", coords, san, score, score_mate_moves(score), s->completed_depth,
               (unsigned long long)s->nodes, seconds * 1000, pv);
     return web_out;
 }
 
 /* The page's engine: searches the position reached from fen by moves (as web_replay takes
  * them; the earlier positions count for repetitions) for about seconds on the page's clock, as
- * a one-shot call would (decide_search), handing each iteration's line to web_progress. Its
+ * a one-shot call would (search_one_shot), handing each iteration's line to web_progress. Its
  * table is allocated by the first call (the worker makes a short one when it starts, so that
  * zeroing it takes none of a move's time) and kept from move to move, as a UCI engine keeps
  * its hash table. Returns web_answer's JSON, or {"error": ...}. */
