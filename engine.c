@@ -185,7 +185,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 static int qsearch(Search *s, int alpha, int beta, int ply);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
 static void push_move(Search *s, Move m, Undo *u, int ply);
-static void pop_move(Search *s, Move m, const Undo *u);
+static int pop_move(Search *s, Move m, const Undo *u);
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
 static Move picker_next(MovePicker *mp, int *score);
 static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
@@ -658,8 +658,7 @@ static int search_root(Search *s, int alpha, int beta, int depth)
             if (score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, 1, 0);
         }
-        pop_move(s, m, &u);
-        if (s->stop)
+        if (pop_move(s, m, &u))
             break;
         if (score > best) {
             best = score;
@@ -759,8 +758,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
                     + ((eval - beta) / NMP_EVAL_DIVISOR < NMP_EVAL_MAX ? (eval - beta) / NMP_EVAL_DIVISOR : NMP_EVAL_MAX);
             push_move(s, MOVE_NONE, &u, ply);
             score = -search(s, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-            pop_move(s, MOVE_NONE, &u);
-            if (s->stop)
+            if (pop_move(s, MOVE_NONE, &u))
                 return 0;
             if (score >= beta)
                 return score >= SCORE_MATE_BOUND ? beta : score;
@@ -827,8 +825,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             if (pv_node && score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
         }
-        pop_move(s, m, &u);
-        if (s->stop)
+        if (pop_move(s, m, &u))
             return 0;
 
         if (score > best) {
@@ -913,8 +910,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
         }
         push_move(s, m, &u, ply);
         score = -qsearch(s, -beta, -alpha, ply + 1);
-        pop_move(s, m, &u);
-        if (s->stop)
+        if (pop_move(s, m, &u))
             return 0;
         if (score > best) {
             best = score;
@@ -949,6 +945,8 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
     }
 }
 
+/* Makes m (MOVE_NONE: the null move) at ply: the board, the path's moves and keys, the node
+ * count; starts loading the new position's table bucket. */
 static void push_move(Search *s, Move m, Undo *u, int ply)
 {
     s->move_stack[ply] = m;
@@ -962,13 +960,16 @@ static void push_move(Search *s, Move m, Undo *u, int ply)
     tt_prefetch(&s->tt, s->board.key);
 }
 
-static void pop_move(Search *s, Move m, const Undo *u)
+/* Unmakes m as push_move made it; returns 1 if the search is stopping (s->stop), when the
+ * score just found means nothing and the caller unwinds at once. */
+static int pop_move(Search *s, Move m, const Undo *u)
 {
     s->key_count--;
     if (m == MOVE_NONE)
         board_unmake_null(&s->board, u);
     else
         board_unmake(&s->board, m, u);
+    return s->stop;
 }
 
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply)
@@ -1186,6 +1187,7 @@ static void print_line(FILE *out, const char *format, ...);
 static int parse_seconds(const char *s, double *out);
 static int parse_count(const char *s, long long max, long long *out);
 static int parse_decimal(const char *s, const char **end, double *out);
+static int parse_options(int argc, char **argv, const char *mode, int (*take)(void *options, const char *key, const char *value), void *options);
 static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size);
 static void report_verbose(const Search *s, int depth, int score, int bound);
 static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
@@ -1250,6 +1252,24 @@ static int parse_count(const char *s, long long max, long long *out)
         return 0;
     *out = value;
     return 1;
+}
+
+/* Reads a mode's options, `--key value` pairs from argv[2] on, handing each to take (which
+ * returns 1 if it knows the key and the value is good) with options; returns 0, or EXIT_USAGE
+ * after one error line naming the first pair refused. */
+static int parse_options(int argc, char **argv, const char *mode, int (*take)(void *options, const char *key, const char *value),
+                         void *options)
+{
+    int i;
+    for (i = 2; i < argc; i += 2) {
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!value || !take(options, argv[i], value)) {
+            print_line(stderr, "error: %s: bad option '%.60s%s%.60s' (see --help)", mode, argv[i], value ? " " : "",
+                       value ? value : "");
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
 }
 
 /* Parses a decimal number with an optional sign and fraction (-5, 0.05, +2.5), at most a
@@ -2751,6 +2771,7 @@ static int match_run_workers(Search *s, const MatchOptions *opt, const Board *op
 static void match_worker(Search *s, const MatchOptions *opt, const Board *openings, int count, const Worker *w);
 static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
+static int match_option(void *options, const char *key, const char *value);
 static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, Game *game, MatchOpponent *o);
 static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, Game *g);
 static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, Game *g);
@@ -2771,12 +2792,14 @@ static void match_write_pgn(FILE *out, const Game *g, int round, const char *opp
 static void match_limits_text(const MatchOptions *opt, char *out, size_t size);
 static void match_pgn_tag(FILE *out, const char *name, const char *value);
 static void match_pgn_token(FILE *out, int *column, const char *token);
+static long fork_with_pipes(int *in, int *out, const char *what, char *err, size_t err_size);
 static int child_start(Child *c, const char *command, char *err, size_t err_size);
 static int child_send(Child *c, const char *line);
 static int child_read_line(Child *c, char *line, size_t size, double deadline);
 static void child_stop(Child *c, char *how, size_t how_size);
 static int worker_start(Worker *workers, int index, char *err, size_t err_size);
-static int worker_write(const Worker *w, const void *data, size_t size);
+static int pipe_transfer(int fd, void *data, size_t size, int writing);
+static int worker_write(const Worker *w, void *data, size_t size);
 static int worker_read(const Worker *w, void *data, size_t size);
 static int worker_wait(const Worker *workers, int count);
 static void worker_stop(Worker *w, int now);
@@ -2951,43 +2974,15 @@ static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, c
 /* Reads match's options into opt; returns 0, or EXIT_USAGE after one error line. */
 static int match_parse_options(int argc, char **argv, MatchOptions *opt)
 {
-    int i;
-    long long games = 0, concurrency = 1;
-    const char *end;
+    int status;
     memset(opt, 0, sizeof *opt);
     opt->alpha = opt->beta = 0.05;
-    for (i = 2; i < argc; i += 2) {
-        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        int ok = value != NULL;
-        if (ok && strcmp(key, "--opponent") == 0)
-            opt->opponent = value;
-        else if (ok && strcmp(key, "--openings") == 0)
-            opt->openings = value;
-        else if (ok && strcmp(key, "--pgn") == 0)
-            opt->pgn = value;
-        else if (ok && strcmp(key, "--games") == 0)
-            ok = parse_count(value, MATCH_GAMES_MAX, &games);
-        else if (ok && strcmp(key, "--time") == 0)
-            ok = parse_seconds(value, &opt->seconds);
-        else if (ok && strcmp(key, "--nodes") == 0)
-            ok = parse_count(value, (long long)1e12, &opt->nodes);
-        else if (ok && strcmp(key, "--concurrency") == 0)
-            ok = parse_count(value, WORKERS_MAX, &concurrency);
-        else if (ok && strcmp(key, "--sprt") == 0)
-            ok = opt->sprt = parse_decimal(value, &end, &opt->elo0) && *end == ',' && parse_decimal(end + 1, &end, &opt->elo1)
-                             && *end == '\0' && opt->elo0 < opt->elo1;
-        else if (ok && (strcmp(key, "--alpha") == 0 || strcmp(key, "--beta") == 0))
-            ok = parse_decimal(value, &end, key[2] == 'a' ? &opt->alpha : &opt->beta) && *end == '\0'
-                 && opt->alpha > 0 && opt->alpha < 0.5 && opt->beta > 0 && opt->beta < 0.5;
-        else
-            ok = 0;
-        if (!ok) {
-            fprintf(stderr, "error: match: bad option '%s%s%s' (see --help)\n", key, value ? " " : "", value ? value : "");
-            return EXIT_USAGE;
-        }
-    }
-    opt->games = (int)games;
-    opt->concurrency = HAVE_POSIX ? (int)concurrency : 1; /* workers are processes */
+    opt->concurrency = 1;
+    status = parse_options(argc, argv, "match", match_option, opt);
+    if (status != 0)
+        return status;
+    if (!HAVE_POSIX)
+        opt->concurrency = 1; /* workers are processes */
     if (!opt->opponent || !opt->games || (opt->seconds <= 0 && !opt->nodes)) {
         fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N"
                         " [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]\n");
@@ -2998,6 +2993,40 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
         return EXIT_USAGE;
     }
     return 0;
+}
+
+/* Takes one of match's options into options (a MatchOptions); returns 1, or 0 for an unknown
+ * key or a bad value. */
+static int match_option(void *options, const char *key, const char *value)
+{
+    MatchOptions *opt = options;
+    const char *end;
+    long long n;
+    if (strcmp(key, "--opponent") == 0) {
+        opt->opponent = value;
+    } else if (strcmp(key, "--openings") == 0) {
+        opt->openings = value;
+    } else if (strcmp(key, "--pgn") == 0) {
+        opt->pgn = value;
+    } else if (strcmp(key, "--games") == 0 || strcmp(key, "--concurrency") == 0) {
+        int games = key[2] == 'g';
+        if (!parse_count(value, games ? MATCH_GAMES_MAX : WORKERS_MAX, &n))
+            return 0;
+        *(games ? &opt->games : &opt->concurrency) = (int)n;
+    } else if (strcmp(key, "--time") == 0) {
+        return parse_seconds(value, &opt->seconds);
+    } else if (strcmp(key, "--nodes") == 0) {
+        return parse_count(value, (long long)1e12, &opt->nodes);
+    } else if (strcmp(key, "--sprt") == 0) {
+        return opt->sprt = parse_decimal(value, &end, &opt->elo0) && *end == ',' && parse_decimal(end + 1, &end, &opt->elo1)
+                           && *end == '\0' && opt->elo0 < opt->elo1;
+    } else if (strcmp(key, "--alpha") == 0 || strcmp(key, "--beta") == 0) {
+        return parse_decimal(value, &end, key[2] == 'a' ? &opt->alpha : &opt->beta) && *end == '\0'
+               && opt->alpha > 0 && opt->alpha < 0.5 && opt->beta > 0 && opt->beta < 0.5;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 /* Plays game `number` (from 0) of the match, our search against the opponent, from opening
@@ -3357,80 +3386,89 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
 /* The processes of a match: the opponent, a child spoken to through pipes, and the workers,
  * copies of this process that play games for it (POSIX; without it, none start). */
 
+/* Forks this process with a pipe each way (close-on-exec, so that no program started later
+ * inherits them): returns the new process's pid here and 0 in the new process, each keeping
+ * its own two ends, `in` to read and `out` to write; or -1 with a reason, what could not
+ * start being `what` (always -1 without POSIX). Here, a dead process no longer kills us on
+ * the next write (SIGPIPE is ignored). */
+static long fork_with_pipes(int *in, int *out, const char *what, char *err, size_t err_size)
+{
+#if HAVE_POSIX
+    int down[2] = { -1, -1 }, up[2] = { -1, -1 }, i; /* down: to the new process; up: back */
+    pid_t pid = -1;
+    if (pipe(down) != 0 || pipe(up) != 0 || (pid = fork()) < 0) {
+        snprintf(err, err_size, "cannot start %s: %s", what, strerror(errno));
+        for (i = 0; i < 2; i++) {
+            if (down[i] >= 0)
+                close(down[i]);
+            if (up[i] >= 0)
+                close(up[i]);
+        }
+        return -1;
+    }
+    for (i = 0; i < 2; i++) {
+        fcntl(down[i], F_SETFD, FD_CLOEXEC);
+        fcntl(up[i], F_SETFD, FD_CLOEXEC);
+    }
+    close(pid == 0 ? down[1] : down[0]);
+    close(pid == 0 ? up[0] : up[1]);
+    *in = pid == 0 ? down[0] : up[0];
+    *out = pid == 0 ? up[1] : down[1];
+    if (pid != 0)
+        signal(SIGPIPE, SIG_IGN);
+    return (long)pid;
+#else
+    (void)in;
+    (void)out;
+    snprintf(err, err_size, "this build cannot start %s (no POSIX fork, exec, pipe)", what);
+    return -1;
+#endif
+}
+
 /* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
  * and its stderr on /dev/null; returns 1, or 0 with a reason (always 0 without POSIX). */
 static int child_start(Child *c, const char *command, char *err, size_t err_size)
 {
-#if HAVE_POSIX
-    int in[2] = { -1, -1 }, out[2] = { -1, -1 }, i;
-    pid_t pid = -1;
+    int in, out;
+    long pid = fork_with_pipes(&in, &out, "a process", err, err_size);
     c->pid = 0;
     c->used = 0;
-    if (pipe(in) != 0 || pipe(out) != 0 || (pid = fork()) < 0) {
-        snprintf(err, err_size, "cannot start a process: %s", strerror(errno));
-        for (i = 0; i < 2; i++) {
-            if (in[i] >= 0)
-                close(in[i]);
-            if (out[i] >= 0)
-                close(out[i]);
-        }
+    if (pid < 0)
         return 0;
-    }
+#if HAVE_POSIX
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
         setpgid(0, 0);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
+        dup2(in, 0);
+        dup2(out, 1);
         if (null >= 0)
             dup2(null, 2);
-        close(in[1]);
-        close(out[0]);
         signal(SIGPIPE, SIG_DFL); /* undo our SIG_IGN, which exec would pass on */
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
-    setpgid(pid, pid);
+    setpgid((pid_t)pid, (pid_t)pid);
     child_group = (sig_atomic_t)pid;
-    signal(SIGPIPE, SIG_IGN); /* a dead child must not kill us on the next write */
-    close(in[0]);
-    close(out[1]);
-    c->pid = pid;
-    c->to_child = in[1];
-    c->from_child = out[0];
-    return 1;
 #else
     (void)command;
-    c->pid = 0;
-    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, exec, pipe)");
-    return 0;
 #endif
+    c->pid = pid;
+    c->to_child = out;
+    c->from_child = in;
+    return 1;
 }
 
 /* Writes line and its newline to the child in one write, as a GUI does; returns 0 if the
  * child cannot take them or the line is too long. */
 static int child_send(Child *c, const char *line)
 {
-#if HAVE_POSIX
     char buf[8192];
-    size_t len = strlen(line), done = 0;
+    size_t len = strlen(line);
     if (!c->pid || len + 1 > sizeof buf)
         return 0;
     memcpy(buf, line, len);
     buf[len++] = '\n';
-    while (done < len) {
-        ssize_t n = write(c->to_child, buf + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        done += (size_t)n;
-    }
-    return 1;
-#else
-    (void)c;
-    (void)line;
-    return 0;
-#endif
+    return pipe_transfer(c->to_child, buf, len, 1);
 }
 
 /* Reads one line from the child into line (without its newline, cut to size), waiting until
@@ -3503,65 +3541,41 @@ static void child_stop(Child *c, char *how, size_t how_size)
 #endif
 }
 
-/* Forks workers[index] with its two pipes (close-on-exec, so no opponent inherits them);
- * returns 1 in the parent, 0 in the worker (which closes the parent's ends to the earlier
- * workers, so that each sees the end of its own input), -1 with a reason if it cannot. */
+/* Forks workers[index] with its two pipes (fork_with_pipes); returns 1 in the parent, 0 in the
+ * worker (which closes the parent's ends to the earlier workers, so that each sees the end of
+ * its own input), -1 with a reason if it cannot. */
 static int worker_start(Worker *workers, int index, char *err, size_t err_size)
 {
-#if HAVE_POSIX
-    int down[2] = { -1, -1 }, up[2] = { -1, -1 }, i; /* down: parent to worker; up: back */
     Worker *w = &workers[index];
-    pid_t pid = -1;
-    if (pipe(down) != 0 || pipe(up) != 0 || (pid = fork()) < 0) {
-        snprintf(err, err_size, "cannot start a worker process: %s", strerror(errno));
-        for (i = 0; i < 2; i++) {
-            if (down[i] >= 0)
-                close(down[i]);
-            if (up[i] >= 0)
-                close(up[i]);
-        }
+    long pid = fork_with_pipes(&w->in, &w->out, "a worker process", err, err_size);
+    int i;
+    if (pid < 0)
         return -1;
-    }
-    for (i = 0; i < 2; i++) {
-        fcntl(down[i], F_SETFD, FD_CLOEXEC);
-        fcntl(up[i], F_SETFD, FD_CLOEXEC);
-    }
-    if (pid == 0) {
-        for (i = 0; i < index; i++) {
-            close(workers[i].in);
-            close(workers[i].out);
-        }
-        signal(SIGTERM, worker_on_signal);
-        signal(SIGINT, worker_on_signal);
-        close(down[1]);
-        close(up[0]);
-        w->pid = 0;
-        w->in = down[0];
-        w->out = up[1];
-        return 0;
-    }
-    signal(SIGPIPE, SIG_IGN); /* a dead worker must not kill us on the next write */
-    close(down[0]);
-    close(up[1]);
     w->pid = pid;
-    w->in = up[0];
-    w->out = down[1];
-    return 1;
+    if (pid > 0)
+        return 1;
+#if HAVE_POSIX
+    for (i = 0; i < index; i++) {
+        close(workers[i].in);
+        close(workers[i].out);
+    }
+    signal(SIGTERM, worker_on_signal);
+    signal(SIGINT, worker_on_signal);
 #else
-    (void)workers;
-    (void)index;
-    snprintf(err, err_size, "this build cannot start processes (no POSIX fork, pipe)");
-    return -1;
+    (void)i;
 #endif
+    return 0;
 }
 
-/* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
-static int worker_write(const Worker *w, const void *data, size_t size)
+/* Writes size bytes of data to fd (writing), or reads exactly size bytes from it into data,
+ * waiting for them and going on after a signal; returns 1, or 0 if the other side is gone (or
+ * closed its end) first. Always 0 without POSIX. */
+static int pipe_transfer(int fd, void *data, size_t size, int writing)
 {
 #if HAVE_POSIX
-    const char *p = data;
+    char *p = data;
     while (size > 0) {
-        ssize_t n = write(w->out, p, size);
+        ssize_t n = writing ? write(fd, p, size) : read(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -3571,35 +3585,25 @@ static int worker_write(const Worker *w, const void *data, size_t size)
     }
     return 1;
 #else
-    (void)w;
+    (void)fd;
     (void)data;
     (void)size;
+    (void)writing;
     return 0;
 #endif
+}
+
+/* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
+static int worker_write(const Worker *w, void *data, size_t size)
+{
+    return pipe_transfer(w->out, data, size, 1);
 }
 
 /* Reads exactly size bytes from the other side, waiting for them; returns 1, or 0 if it is
  * gone (or closed its end) first. */
 static int worker_read(const Worker *w, void *data, size_t size)
 {
-#if HAVE_POSIX
-    char *p = data;
-    while (size > 0) {
-        ssize_t n = read(w->in, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 1;
-#else
-    (void)w;
-    (void)data;
-    (void)size;
-    return 0;
-#endif
+    return pipe_transfer(w->in, data, size, 0);
 }
 
 /* Waits until one of the count workers has written something (or ended); returns its index,
@@ -3677,12 +3681,14 @@ typedef struct {
     int games;
     long long nodes;        /* about this many a move: drawn from 0.75 to 1.25 times it */
     uint64_t seed;
+    int seeded;             /* 1 once --seed is given */
     const char *out;        /* the file, or NULL for stdout */
     const char *openings;   /* a FEN/EPD file, or NULL for the start position */
 } DatagenOptions;
 
 /* prototypes */
 static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
+static int datagen_option(void *options, const char *key, const char *value);
 static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openings, int count, int number, FILE *out);
 
 /* engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]: plays the games
@@ -3729,36 +3735,41 @@ static int run_datagen(Search *s, int argc, char **argv)
 /* Reads datagen's options into opt; returns 0, or EXIT_USAGE after one error line. */
 static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
 {
-    long long games = 0, seed = -1;
-    int i;
+    int status;
     memset(opt, 0, sizeof *opt);
-    for (i = 2; i < argc; i += 2) {
-        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        int ok = value != NULL;
-        if (ok && strcmp(key, "--games") == 0)
-            ok = parse_count(value, DATAGEN_GAMES_MAX, &games);
-        else if (ok && strcmp(key, "--nodes") == 0)
-            ok = parse_count(value, (long long)1e9, &opt->nodes);
-        else if (ok && strcmp(key, "--seed") == 0)
-            ok = strcmp(value, "0") == 0 ? (seed = 0, 1) : parse_count(value, (long long)1e18, &seed);
-        else if (ok && strcmp(key, "--out") == 0)
-            opt->out = value;
-        else if (ok && strcmp(key, "--openings") == 0)
-            opt->openings = value;
-        else
-            ok = 0;
-        if (!ok) {
-            print_line(stderr, "error: datagen: bad option '%.60s%s%.60s' (see --help)", key, value ? " " : "", value ? value : "");
-            return EXIT_USAGE;
-        }
-    }
-    opt->games = (int)games;
-    opt->seed = (uint64_t)seed;
-    if (!opt->games || !opt->nodes || seed < 0) {
+    status = parse_options(argc, argv, "datagen", datagen_option, opt);
+    if (status == 0 && (!opt->games || !opt->nodes || !opt->seeded)) {
         fprintf(stderr, "error: usage: engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n");
-        return EXIT_USAGE;
+        status = EXIT_USAGE;
     }
-    return 0;
+    return status;
+}
+
+/* Takes one of datagen's options into options (a DatagenOptions); returns 1, or 0 for an
+ * unknown key or a bad value. */
+static int datagen_option(void *options, const char *key, const char *value)
+{
+    DatagenOptions *opt = options;
+    long long n = 0;
+    if (strcmp(key, "--games") == 0) {
+        if (!parse_count(value, DATAGEN_GAMES_MAX, &n))
+            return 0;
+        opt->games = (int)n;
+    } else if (strcmp(key, "--nodes") == 0) {
+        return parse_count(value, (long long)1e9, &opt->nodes);
+    } else if (strcmp(key, "--seed") == 0) {
+        if (strcmp(value, "0") != 0 && !parse_count(value, (long long)1e18, &n))
+            return 0;
+        opt->seed = (uint64_t)n;
+        opt->seeded = 1;
+    } else if (strcmp(key, "--out") == 0) {
+        opt->out = value;
+    } else if (strcmp(key, "--openings") == 0) {
+        opt->openings = value;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 /* Plays game `number` of the run and writes its kept positions to out; returns how many. The

@@ -86,20 +86,14 @@ static inline int bit_last(uint64_t set)
 #if defined(__GNUC__) || defined(__clang__)
     return 63 ^ __builtin_clzll(set);
 #else
-    /* De Bruijn multiplication on the set smeared down to bit 0 (Kim Walisch,
-     * chessprogramming.org/BitScan, "Bitscan reverse"), portable C99. */
-    static const int index64[64] = {
-        0, 47, 1, 56, 48, 27, 2, 60, 57, 49, 41, 37, 28, 16, 3, 61,
-        54, 58, 35, 52, 50, 42, 21, 44, 38, 32, 29, 23, 17, 11, 4, 62,
-        46, 55, 26, 59, 40, 36, 15, 53, 34, 51, 20, 43, 31, 22, 10, 45,
-        25, 39, 14, 33, 19, 30, 9, 24, 13, 18, 8, 12, 7, 6, 5, 63 };
+    /* the set smeared down to bit 0 holds the highest bit's index plus one bits, portable C99 */
     set |= set >> 1;
     set |= set >> 2;
     set |= set >> 4;
     set |= set >> 8;
     set |= set >> 16;
     set |= set >> 32;
-    return index64[(set * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+    return bit_count(set) - 1;
 #endif
 }
 
