@@ -1213,11 +1213,14 @@ static void print_line(FILE *out, const char *format, ...)
     fprintf(out, "%s\n", line);
 }
 
-/* Parses a positive decimal number of seconds, at most a day. */
+/* Parses a positive decimal number of seconds, at most a day, with any whitespace around it
+ * (" 1 ", "3\n", as shell variables and files give it). */
 static int parse_seconds(const char *s, double *out)
 {
     double value = 0, scale = 1;
     int digits = 0;
+    while (isspace((unsigned char)*s))
+        s++;
     for (; isdigit((unsigned char)*s); s++, digits++) {
         value = value * 10 + (*s - '0');
         if (value > 86400)
@@ -1229,6 +1232,8 @@ static int parse_seconds(const char *s, double *out)
             value += (*s - '0') * scale;
         }
     }
+    while (isspace((unsigned char)*s))
+        s++;
     if (*s != '\0' || digits == 0 || value <= 0 || value > 86400)
         return 0;
     *out = value;

@@ -67,8 +67,11 @@ error "arguments: unknown option" 2 "unknown option '--x?y'" $'--x\ny' "$START" 
 error "arguments: option value" 2 "--depth needs a whole number from 1 to 64" --depth 65 "$START" e4 1
 error "arguments: option value" 2 "--nodes needs a whole number" --nodes
 error "arguments: option value" 2 "--nodes needs a whole number" --nodes 1000000000000001 "$START" e4 1
-for t in 1,5 +1 " 1" "1 " 1.2.3 0x10 inf nan 1s . $'1\n2' $'1\r' "1e-3"; do
+for t in 1,5 +1 " +1" "1 2" " " $'\n' 1.2.3 0x10 inf nan 1s . $'1\n2' "1e-3"; do
   error "time: malformed" 2 "$TIME_MSG" "$START" e4 "$t"
+done
+for t in " 0.2" "0.2 " $'0.2\r' $'\t0.2\n'; do
+  answer "time: whitespace around it" 0 "" "$START" "e4" "$t"
 done
 for t in 0 0.0 000 -0.5 86400.5 86401 99999999999999999999999999999; do
   error "time: out of range" 2 "$TIME_MSG" "$START" e4 "$t"
