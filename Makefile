@@ -80,7 +80,7 @@ OPENINGS ?= ../shared/data/openings.epd
 sprt: engine
 	bash tools/sprt.sh "$(BASE)" $(NODES) $(GAMES) $(ELO0) $(ELO1) $(CONCURRENCY) "$(OPENINGS)"
 
-# The tables' makers (README "Where the weights come from"). `make` never runs them: the
+# The tables' makers (docs/weights.md). `make` never runs them: the
 # tables they write are committed, and remade only by these targets.
 TOOLS_COMMON = tools/common.c tools/common.h
 tools/tune: tools/tune.c $(TOOLS_COMMON) movement.c extra.c $(HEADERS)
@@ -102,7 +102,7 @@ train: tools/train
 	$(if $(filter %.xz,$(TRAIN_DATA)),xz -dc,cat) $(TRAIN_DATA) | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision and the UCI loop, run for
-# FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (README "Bad input").
+# FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

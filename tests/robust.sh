@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/robust.sh: hostile input on the command line, one test per row of README's "Bad input"
-# table (each class: its exit status, one stderr line with the expected words, nothing else),
+# tests/robust.sh: hostile input on the command line, one test per row of the "Bad input"
+# table in tests/README.md (each class: its exit status, one stderr line with the expected words, nothing else),
 # then valgrind on a sample of calls (skipped without valgrind or on a sanitizer build), calls
 # under `ulimit -v 65536`, and the fuzz targets replayed over tests/fuzz-corpus/. Usage:
 # tests/robust.sh [ENGINE]. About 20 s; ends with "N passed, N failed". tests/cli.sh holds
@@ -159,17 +159,17 @@ answer "moves: non-ASCII and control bytes" 2 "'??' (not a move), '??4' (not a m
   "$MATE1" $'é \xd0\xb54 Rd8 \e[31m' 0.3
 answer "moves: non-ASCII and control bytes" 1 "'Rd8??' (not a move)" "$MATE1" $'Rd8\xc2\xa0 Rd8 Kf1' 0.3
 
-# Every row of README's table is a label above.
-readme="$here/../README.md"
+# Every row of the table in tests/README.md is a label above.
+readme="$here/README.md"
 if [ -f "$readme" ]; then
   rows=$(sed -n '/^## Bad input/,/^## /p' "$readme" | grep -E '^\| `[^`]+` \|' | sed -E 's/^\| `([^`]+)`.*/\1/')
-  if [ -z "$rows" ]; then bad "README has no Bad input table"; fi
+  if [ -z "$rows" ]; then bad "tests/README.md has no Bad input table"; fi
   while IFS= read -r row; do
     [ -z "$row" ] && continue
-    if printf '%s\n' "${labels[@]}" | grep -qxF -- "$row"; then ok; else bad "README row '$row' has no test here"; fi
+    if printf '%s\n' "${labels[@]}" | grep -qxF -- "$row"; then ok; else bad "tests/README.md row '$row' has no test here"; fi
   done <<<"$rows"
   for label in $(printf '%s\n' "${labels[@]}" | sort -u | tr ' ' '_'); do
-    grep -qF -- "| \`${label//_/ }\` |" <<<"$(sed -n '/^## Bad input/,/^## /p' "$readme")" || bad "test label '${label//_/ }' is not a README row"
+    grep -qF -- "| \`${label//_/ }\` |" <<<"$(sed -n '/^## Bad input/,/^## /p' "$readme")" || bad "test label '${label//_/ }' is not a row of tests/README.md"
   done
 fi
 
