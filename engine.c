@@ -281,6 +281,8 @@ enum { TT_AGE_PLIES = 8, TT_KEEP_DEPTH = 2 };
  * 1.2 M nodes/s), from TT_MIN_MB to TT_MAX_MB. */
 enum { TT_MB_PER_SECOND = 40, TT_MIN_MB = 1, TT_MAX_MB = 64 };
 
+/* Allocates an empty table of at most megabytes (a power of two of buckets), smaller when
+ * memory is short, none at worst. */
 static void tt_init(TransTable *tt, size_t megabytes)
 {
     size_t count = 1;
@@ -304,6 +306,7 @@ static size_t tt_megabytes_for(double budget)
     return megabytes < TT_MIN_MB ? TT_MIN_MB : megabytes > TT_MAX_MB ? TT_MAX_MB : (size_t)megabytes;
 }
 
+/* Releases the table; it is then empty, of no size. */
 static void tt_free(TransTable *tt)
 {
     free(tt->buckets);
@@ -312,6 +315,7 @@ static void tt_free(TransTable *tt)
     tt->megabytes = 0;
 }
 
+/* Empties the table, keeping its size. */
 static void tt_clear(TransTable *tt)
 {
     if (tt->buckets)
@@ -373,6 +377,8 @@ static int tt_hashfull(const TransTable *tt)
     return seen ? (int)(used * 1000 / seen) : 0;
 }
 
+/* Stores a node's result at ply (its move, score, static evaluation, depth and bound), unless
+ * a deeper entry of this search is worth keeping; a result without a move keeps the old one. */
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply)
 {
     int hit;
@@ -399,6 +405,7 @@ static int score_to_tt(int score, int ply)
     return score >= SCORE_MATE_BOUND ? score + ply : score <= -SCORE_MATE_BOUND ? score - ply : score;
 }
 
+/* The reverse of score_to_tt: a stored mate score made relative to the root again. */
 static int score_from_tt(int score, int ply)
 {
     return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
@@ -605,6 +612,8 @@ static void report_iteration(Search *s, int depth, int score, int bound)
         s->limits.report(s, depth, score, bound);
 }
 
+/* Starts a search of board in s: the counters, the game's keys (the last KEY_HISTORY_MAX -
+ * MAX_PLY - 2 of them, board's own added), empty history tables, the table a search older. */
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count)
 {
     static int lmr_ready;
@@ -682,6 +691,9 @@ static int search_root(Search *s, int alpha, int beta, int depth)
     return best;
 }
 
+/* The principal variation search of the position at ply, to depth, within (alpha, beta);
+ * cut_node: a node expected to fail high. Returns its score for the side to move (0 once the
+ * search stops). */
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node)
 {
     Board *b = &s->board;
@@ -857,6 +869,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     return best;
 }
 
+/* The quiescence search at ply: the static evaluation (stand pat) against captures and
+ * promotions, every move when in check; returns the score for the side to move. */
 static int qsearch(Search *s, int alpha, int beta, int ply)
 {
     Board *b = &s->board;
@@ -927,6 +941,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     return best;
 }
 
+/* After the quiet move best cut off at ply and depth: a killer, the counter-move of the move
+ * before, a history bonus for it and a malus for the quiet moves tried before it. */
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth)
 {
     int side = s->board.side, i;
@@ -972,6 +988,8 @@ static int pop_move(Search *s, Move m, const Undo *u)
     return s->stop;
 }
 
+/* Scores the moves of list for ordering at ply: the hash move, captures by MVV-LVA (losing
+ * ones and under-promotions last), killers, the counter-move, then quiet moves by history. */
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply)
 {
     const Board *b = &s->board;
@@ -1539,6 +1557,7 @@ static double time_before_main(void)
 #endif
 }
 
+/* Prints the usage, the exit statuses and examples (--help). */
 static void print_usage(FILE *out)
 {
     fprintf(out,
@@ -1666,6 +1685,7 @@ int main(int argc, char **argv)
 }
 #endif
 
+/* The one-shot call, searched in s: the index on stdout, or one error line and the exit status. */
 static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, Limits *limits)
 {
     char err[200], warning[WARNING_MAX + 100];
