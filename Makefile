@@ -34,9 +34,11 @@ tests/unit: tests/unit.c movement.c extra.c $(HEADERS)
 engine-debug: $(SOURCES) $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) $(SOURCES) -o $@
 
-# The mating test includes engine.c itself (its main renamed) to call the one-shot decision.
+# The mating test includes engine.c itself (its main left out by ENGINE_NO_MAIN) to call the
+# one-shot decision; the front ends that only main calls are then unused, hence the warning off.
+TEST_ENGINE_WARNINGS = -Wno-missing-prototypes -Wno-unused-function
 tests/endgame: tests/endgame.c $(SOURCES) $(HEADERS)
-	$(CC) $(WARNINGS) $(CFLAGS) -Wno-missing-prototypes tests/endgame.c movement.c extra.c -o $@
+	$(CC) $(WARNINGS) $(CFLAGS) $(TEST_ENGINE_WARNINGS) tests/endgame.c movement.c extra.c -o $@
 
 tests/unit-debug: tests/unit.c movement.c extra.c $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) -Wno-missing-prototypes tests/unit.c movement.c extra.c -o $@
@@ -78,7 +80,7 @@ OPENINGS ?= ../shared/data/openings.epd
 sprt: engine
 	bash tools/sprt.sh "$(BASE)" $(NODES) $(GAMES) $(ELO0) $(ELO1) $(CONCURRENCY) "$(OPENINGS)"
 
-# The tables' makers (README "Where the weights come from"). `make` never runs them: the
+# The tables' makers (docs/weights.md). `make` never runs them: the
 # tables they write are committed, and remade only by these targets.
 TOOLS_COMMON = tools/common.c tools/common.h
 tools/tune: tools/tune.c $(TOOLS_COMMON) movement.c extra.c $(HEADERS)
@@ -100,13 +102,13 @@ train: tools/train
 	$(if $(filter %.xz,$(TRAIN_DATA)),xz -dc,cat) $(TRAIN_DATA) | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision and the UCI loop, run for
-# FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (README "Bad input").
+# FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 tests/fuzz_oneshot tests/fuzz_uci: tests/%: tests/%.c $(SOURCES) $(HEADERS)
-	$(FUZZ_CC) $(WARNINGS) $(FUZZ_FLAGS) $< movement.c extra.c -o $@
+	$(FUZZ_CC) $(WARNINGS) -Wno-unused-function $(FUZZ_FLAGS) $< movement.c extra.c -o $@
 
 fuzz: tests/fuzz_oneshot tests/fuzz_uci
 	bash tests/fuzz.sh $(FUZZ_SECONDS)

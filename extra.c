@@ -150,7 +150,6 @@ static void eval_threats(EvalInfo *ei, int color);
 static void eval_mating(EvalInfo *ei, int color);
 static int eval_mating_override(EvalInfo *ei);
 static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features);
-static int non_pawn_material(const Board *b, int color);
 static int endgame_scale(const Board *b, int strong);
 static int has_bare_king(const Board *b);
 static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights);
@@ -265,7 +264,7 @@ int eval_piece_value(int type)
     return VALUES[type];
 }
 
-static int non_pawn_material(const Board *b, int color)
+int eval_non_pawn_material(const Board *b, int color)
 {
     int type, sum = 0;
     for (type = KNIGHT; type <= QUEEN; type++)
@@ -416,7 +415,7 @@ static void eval_passed(EvalInfo *ei, int color)
     const Board *b = ei->b;
     uint64_t own = b->pieces[make_piece(color, PAWN)], set = own, theirs = b->pieces[make_piece(!color, PAWN)];
     uint64_t all = b->occupied[WHITE] | b->occupied[BLACK];
-    int defender_bare = non_pawn_material(b, !color) == 0, runner = 0;
+    int defender_bare = eval_non_pawn_material(b, !color) == 0, runner = 0;
     while (set) {
         int sq = bit_first(set), r, stop, promo, to_go, king_dist;
         set &= set - 1;
@@ -470,7 +469,7 @@ static void eval_mating(EvalInfo *ei, int color)
     int weak = !color, wk = b->king_sq[weak], sk = b->king_sq[color], edge, bonus, room;
     uint64_t bishops = b->pieces[make_piece(color, BISHOP)];
     ei->score[TERM_MATING][color] = 0;
-    if (b->occupied[weak] != bit(wk) || non_pawn_material(b, color) < VALUE_ROOK
+    if (b->occupied[weak] != bit(wk) || eval_non_pawn_material(b, color) < VALUE_ROOK
         || b->pieces[make_piece(color, PAWN)] != 0)
         return;
     edge = 3 - (square_file(wk) < 4 ? square_file(wk) : 7 - square_file(wk))
@@ -497,7 +496,7 @@ static int eval_mating_override(EvalInfo *ei)
     int c, t;
     for (c = WHITE; c <= BLACK; c++)
         if (ei->score[TERM_MATING][c]) {
-            int mating = ei->score[TERM_MATING][c] + S(0, non_pawn_material(ei->b, c));
+            int mating = ei->score[TERM_MATING][c] + S(0, eval_non_pawn_material(ei->b, c));
             for (t = 0; t < TERM_NB; t++)
                 ei->score[t][WHITE] = ei->score[t][BLACK] = 0;
             ei->score[TERM_MATING][c] = mating;
@@ -509,7 +508,7 @@ static int eval_mating_override(EvalInfo *ei)
 /* Returns the endgame scale for the side that is ahead: drawish material gets less. */
 static int endgame_scale(const Board *b, int strong)
 {
-    int weak = !strong, npm_s = non_pawn_material(b, strong), npm_w = non_pawn_material(b, weak);
+    int weak = !strong, npm_s = eval_non_pawn_material(b, strong), npm_w = eval_non_pawn_material(b, weak);
     uint64_t sb = b->pieces[make_piece(strong, BISHOP)], wb = b->pieces[make_piece(weak, BISHOP)];
     uint64_t dark = UINT64_C(0xaa55aa55aa55aa55);
     if (!b->pieces[make_piece(strong, PAWN)] && npm_s - npm_w <= VALUE_BISHOP)
@@ -522,26 +521,6 @@ static int endgame_scale(const Board *b, int strong)
         return npm_s == VALUE_BISHOP && npm_w == VALUE_BISHOP ? 32 : 48;
     }
     return SCALE_NORMAL;
-}
-
-int eval_insufficient_material(const Board *b)
-{
-    uint64_t heavy = 0, minors[2];
-    int c;
-    for (c = WHITE; c <= BLACK; c++) {
-        heavy |= b->pieces[make_piece(c, PAWN)] | b->pieces[make_piece(c, ROOK)] | b->pieces[make_piece(c, QUEEN)];
-        minors[c] = b->pieces[make_piece(c, KNIGHT)] | b->pieces[make_piece(c, BISHOP)];
-    }
-    if (heavy)
-        return 0;
-    if (bit_count(minors[WHITE] | minors[BLACK]) <= 1)
-        return 1;
-    /* only bishops, all on squares of one colour */
-    if (!(b->pieces[make_piece(WHITE, KNIGHT)] | b->pieces[make_piece(BLACK, KNIGHT)])) {
-        uint64_t dark = UINT64_C(0xaa55aa55aa55aa55), all = minors[WHITE] | minors[BLACK];
-        return !(all & dark) || !(all & ~dark);
-    }
-    return 0;
 }
 
 const char *eval_term_name(int term)
@@ -584,7 +563,7 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
         features->length = 0;
         features->halfmove = b->halfmove;
     }
-    if (eval_insufficient_material(b)) {
+    if (board_insufficient_material(b)) {
         if (trace) {
             for (t = 0; t < TERM_NB; t++)
                 trace->mg[t][0] = trace->mg[t][1] = trace->eg[t][0] = trace->eg[t][1] = 0;
@@ -775,7 +754,7 @@ static int has_bare_king(const Board *b)
 int eval_network(const Board *b, const Accumulator *acc)
 {
     int score;
-    if (eval_insufficient_material(b))
+    if (board_insufficient_material(b))
         return 0;
     if (has_bare_king(b))
         return eval_position(b, NULL); /* the mating knowledge */

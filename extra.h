@@ -87,8 +87,8 @@ int eval_network(const Board *b, const Accumulator *acc);
 int eval_position(const Board *b, EvalTrace *trace);
 /* Returns the printable name of a term. */
 const char *eval_term_name(int term);
-/* Returns 1 if neither side can possibly mate (K v K, K+minor v K, same-coloured bishops). */
-int eval_insufficient_material(const Board *b);
+/* Returns the value of color's pieces other than pawns and the king. */
+int eval_non_pawn_material(const Board *b, int color);
 /* Returns a rough value of a piece type, for move ordering and exchange evaluation. */
 int eval_piece_value(int type);
 

@@ -1,6 +1,6 @@
 /* movement.c: the rules. Board set-up from FEN, legal move generation with
  * pins and checks computed up front, make/unmake with an incremental Zobrist key,
- * SAN in and out, perft. The board is an 8x8 mailbox beside per-piece square sets;
+ * SAN in and out, perft, and the game's status (checkmate, stalemate, draws by rule). The board is an 8x8 mailbox beside per-piece square sets;
  * slider attacks come from those sets, 5 KB of ray and line masks and a bit scan or two. */
 #include "movement.h"
 
@@ -86,20 +86,14 @@ static inline int bit_last(uint64_t set)
 #if defined(__GNUC__) || defined(__clang__)
     return 63 ^ __builtin_clzll(set);
 #else
-    /* De Bruijn multiplication on the set smeared down to bit 0 (Kim Walisch,
-     * chessprogramming.org/BitScan, "Bitscan reverse"), portable C99. */
-    static const int index64[64] = {
-        0, 47, 1, 56, 48, 27, 2, 60, 57, 49, 41, 37, 28, 16, 3, 61,
-        54, 58, 35, 52, 50, 42, 21, 44, 38, 32, 29, 23, 17, 11, 4, 62,
-        46, 55, 26, 59, 40, 36, 15, 53, 34, 51, 20, 43, 31, 22, 10, 45,
-        25, 39, 14, 33, 19, 30, 9, 24, 13, 18, 8, 12, 7, 6, 5, 63 };
+    /* the set smeared down to bit 0 holds the highest bit's index plus one bits, portable C99 */
     set |= set >> 1;
     set |= set >> 2;
     set |= set >> 4;
     set |= set >> 8;
     set |= set >> 16;
     set |= set >> 32;
-    return index64[(set * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+    return bit_count(set) - 1;
 #endif
 }
 
@@ -1237,4 +1231,72 @@ uint64_t perft(Board *b, int depth)
         board_unmake(b, list.moves[i], &u);
     }
     return nodes;
+}
+
+/* ----------------------------------------------------------- game status */
+
+/* The squares of a1's colour (a1, c1, ..., b2, ...). */
+#define DARK_SQUARES UINT64_C(0xaa55aa55aa55aa55)
+
+/* A draw by the fifty-move rule once this many plies have passed without a capture or pawn move. */
+enum { FIFTY_MOVE_PLIES = 100 };
+
+int board_insufficient_material(const Board *b)
+{
+    uint64_t heavy = 0, minors[2];
+    int c;
+    for (c = WHITE; c <= BLACK; c++) {
+        heavy |= b->pieces[make_piece(c, PAWN)] | b->pieces[make_piece(c, ROOK)] | b->pieces[make_piece(c, QUEEN)];
+        minors[c] = b->pieces[make_piece(c, KNIGHT)] | b->pieces[make_piece(c, BISHOP)];
+    }
+    if (heavy)
+        return 0;
+    if (bit_count(minors[WHITE] | minors[BLACK]) <= 1)
+        return 1;
+    /* only bishops, all on squares of one colour */
+    if (!(b->pieces[make_piece(WHITE, KNIGHT)] | b->pieces[make_piece(BLACK, KNIGHT)])) {
+        uint64_t all = minors[WHITE] | minors[BLACK];
+        return !(all & DARK_SQUARES) || !(all & ~DARK_SQUARES);
+    }
+    return 0;
+}
+
+int board_repeated(const Board *b, const uint64_t *keys, int key_count, int times)
+{
+    int i, stop = key_count - 1 - b->halfmove, seen = 0;
+    if (stop < 0)
+        stop = 0;
+    for (i = key_count - 3; i >= stop; i -= 2)
+        if (keys[i] == b->key && ++seen >= times)
+            return 1;
+    return 0;
+}
+
+int board_drawn_by_rule(const Board *b, const uint64_t *keys, int key_count, int times)
+{
+    return b->halfmove >= FIFTY_MOVE_PLIES || board_insufficient_material(b)
+           || board_repeated(b, keys, key_count, times);
+}
+
+GameStatus board_status(Board *b, const uint64_t *keys, int key_count)
+{
+    MoveList list;
+    if (gen_legal(b, &list, GEN_ALL) == 0)
+        return board_in_check(b) ? STATUS_CHECKMATE : STATUS_STALEMATE;
+    if (board_insufficient_material(b))
+        return STATUS_INSUFFICIENT_MATERIAL;
+    if (keys && board_repeated(b, keys, key_count, 2))
+        return STATUS_REPETITION;
+    if (b->halfmove >= FIFTY_MOVE_PLIES)
+        return STATUS_FIFTY_MOVES;
+    return STATUS_PLAY;
+}
+
+const char *game_status_name(GameStatus status)
+{
+    static const char *const NAMES[] = {
+        "play", "checkmate", "stalemate", "insufficient material", "threefold repetition", "fifty-move rule"
+    };
+    assert(status >= STATUS_PLAY && status <= STATUS_FIFTY_MOVES);
+    return NAMES[status];
 }

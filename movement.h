@@ -1,6 +1,7 @@
 /* movement.h: the rules of chess on an 8x8 mailbox board.
- * Board and Move types, FEN in/out, legal move generation, make/unmake,
- * attack tests, SAN print/parse and perft. Knows nothing of search or evaluation. */
+ * Board and Move types, FEN in/out, legal move generation, make/unmake, attack tests,
+ * SAN print/parse, perft and the game's status (mate, draws by rule). Knows nothing of
+ * search or evaluation. */
 #ifndef MOVEMENT_H
 #define MOVEMENT_H
 
@@ -139,5 +140,27 @@ ParseResult move_from_text(Board *b, const char *text, Move *out);
 
 /* Counts the leaf nodes of the legal move tree to depth. */
 uint64_t perft(Board *b, int depth);
+
+/* How a game stands by the rules: play goes on, or how it has ended. */
+typedef enum {
+    STATUS_PLAY, STATUS_CHECKMATE, STATUS_STALEMATE, STATUS_INSUFFICIENT_MATERIAL,
+    STATUS_REPETITION, STATUS_FIFTY_MOVES
+} GameStatus;
+
+/* Returns 1 if neither side can possibly mate (K v K, K+minor v K, bishops all on one colour). */
+int board_insufficient_material(const Board *b);
+/* Returns 1 if b's position stood at least `times` times before in keys, the Zobrist keys of
+ * the game's positions in order, b's own last (key_count of them); only the positions since
+ * the last capture or pawn move, with the same side to move, are looked at. */
+int board_repeated(const Board *b, const uint64_t *keys, int key_count, int times);
+/* Returns 1 if the game is drawn by rule whatever comes next: the fifty-move rule, insufficient
+ * material, or the position repeated `times` times before (board_repeated). */
+int board_drawn_by_rule(const Board *b, const uint64_t *keys, int key_count, int times);
+/* Returns how the game stands, the first that holds of: checkmate, stalemate, insufficient
+ * material, threefold repetition over keys (as board_repeated; keys may be NULL when the
+ * history is unknown), the fifty-move rule, play. */
+GameStatus board_status(Board *b, const uint64_t *keys, int key_count);
+/* Returns a status's name: "checkmate", "threefold repetition", "fifty-move rule", ... */
+const char *game_status_name(GameStatus status);
 
 #endif

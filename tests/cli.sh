@@ -87,6 +87,14 @@ expect_error 2 "time" "$START" "e4" 0
 expect_error 2 "time" "$START" "e4" -1
 expect_error 2 "time" "$START" "e4" ""
 expect_error 2 "time" "$START" "e4" 1e3
+# Whitespace around the time is ignored (as shell variables and files give it); inside it is not.
+expect_index 20 "$START" "$HANDOUT" " 0.2 "
+expect_index 20 "$START" "$HANDOUT" $'0.2\n'
+expect_index 20 "$START" "$HANDOUT" $'\t0.2\r'
+expect_error 2 "time" "$START" "e4" " "
+expect_error 2 "time" "$START" "e4" "1 2"
+expect_error 2 "time" "$START" "e4" $'1\n2'
+expect_error 2 "time" "$START" "e4" " +1"
 expect_error 2 "option" --frobnicate "$START" "e4" 1
 expect_error 2 "depth" --depth 0 "$START" "e4" 1
 expect_error 2 "nodes" --nodes x "$START" "e4" 1

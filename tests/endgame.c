@@ -1,12 +1,13 @@
 /* tests/endgame.c: the engine, playing both sides with a fixed node budget per move
  * through the one-shot decision, mates a lone king with K+Q, K+R and K+B+N within the
- * fifty-move rule. Built together with engine.c (its main renamed) so that it calls the
- * same decide() as the command line. Ends with "N passed, N failed". */
-#define main engine_main
+ * fifty-move rule. Built together with engine.c (its main left out by ENGINE_NO_MAIN) so
+ * that it calls the same decide() as the command line. Ends with "N passed, N failed". */
+#define ENGINE_NO_MAIN
 #include "../engine.c"
-#undef main
 
 int main(int argc, char **argv);
+
+static Search context; /* the test's search context, as main's in engine.c */
 
 /* Plays from fen until mate, a draw by rule, or max_plies; returns the plies to mate or -1. */
 static int play_out(const char *fen, long long nodes, int max_plies)
@@ -29,7 +30,7 @@ static int play_out(const char *fen, long long nodes, int max_plies)
         }
         if (moves.count == 0)
             return board_in_check(&b) ? ply : -1;
-        if (b.halfmove >= 100 || eval_insufficient_material(&b)) {
+        if (board_drawn_by_rule(&b, NULL, 0, 1)) {
             board_to_fen(&b, current);
             printf("draw by rule at %s\n", current);
             return -1;
@@ -43,7 +44,7 @@ static int play_out(const char *fen, long long nodes, int max_plies)
         limits.node_limit = (uint64_t)nodes;
         limits.start = clock_now();
         board_to_fen(&b, current);
-        if (decide(current, list, 60, &limits, &index, err, sizeof err, warning, sizeof warning) != 0 || index < 0) {
+        if (decide(&context, current, list, 60, &limits, &index, err, sizeof err, warning, sizeof warning) != 0 || index < 0) {
             printf("decide failed at %s: %s\n", current, err);
             return -1;
         }

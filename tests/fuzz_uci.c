@@ -8,10 +8,8 @@
  * output line is printable and that each search answers exactly one bestmove. Built with
  * -DFUZZ_REPLAY it runs the files it is given once each (tests/robust.sh replays
  * tests/fuzz-corpus/ that way, without libFuzzer). */
-#define main engine_main
-int main(int argc, char **argv);
+#define ENGINE_NO_MAIN /* engine.c without its main: this file brings its own */
 #include "../engine.c"
-#undef main
 
 #include <stdint.h>
 
@@ -71,6 +69,7 @@ static void expect(int ok, const char *what, const char *line)
 /* The state uci_loop() starts from, with a small table; stdout goes to a scratch file. */
 static void fuzz_reset(void)
 {
+    static Search context;
     static int ready;
     int i;
     if (!ready) {
@@ -86,8 +85,8 @@ static void fuzz_reset(void)
     }
     for (i = 0; i < OPT_NB; i++)
         uci_options[i].value = uci_options[i].initial;
-    tt_free(&uci.tt);
-    tt_init(&uci.tt, (size_t)uci_options[OPT_HASH].value);
+    uci.search = &context;
+    search_table(&context, (size_t)uci_options[OPT_HASH].value);
     uci_start_position();
     uci.quit = 0;
     input.len = 0;

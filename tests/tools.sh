@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/tools.sh: the table makers on a small data set (tests/data/labelled-sample.txt, 2000
 # positions of ../shared/data/labelled, labelled by Stockfish 15.1): the error falls, the same
-# seed gives the same table, the table builds the engine, and bad data is reported as the
-# README says. Usage: tests/tools.sh (after `make tools/tune`). Ends with "N passed, N failed".
+# seed gives the same table, the table builds the engine, and bad data is reported as
+# docs/weights.md says. Usage: tests/tools.sh (after `make tools/tune`). Ends with "N passed, N failed".
 set -u
 pass=0; fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -48,7 +48,7 @@ play() {
 
 play uci "uci:$ENGINE?name=engine" 0.05 2 160
 
-# PolyGlot reads xboard's st in whole seconds, hence 1 s a move (README, UCI section).
+# PolyGlot reads xboard's st in whole seconds, hence 1 s a move (docs/uci.md, PolyGlot).
 if [ -x "$POLYGLOT" ]; then
   printf '%s\n' "[PolyGlot]" "EngineName = Boxer" "EngineDir = $(dirname "$ENGINE")" \
     "EngineCommand = ./$(basename "$ENGINE")" "Book = false" "Resign = false" "Log = false" \

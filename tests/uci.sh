@@ -237,7 +237,7 @@ check "end of input ends an infinite search" grep -q '^bestmove' <<<"$out"
 
 # Clock games: the engine plays itself on the clocks a GUI keeps (the time from go to
 # bestmove, as read here), in sudden death, with an increment and with moves to go. The
-# Move Overhead of 100 ms covers this busy test machine's stalls (README, Options).
+# Move Overhead of 100 ms covers this busy test machine's stalls (docs/uci.md, Options).
 # clock_game NAME BASE_MS INC_MS MOVES_PER_CONTROL PLIES: no clock may fall below zero.
 clock_game() {
   local name=$1 base=$2 inc=$3 per=$4 plies=$5 side ply go l best lowest=$2 bad=0 t0 fd

@@ -1,6 +1,6 @@
 /* tests/unit.c: the rules and evaluation tests. Perft over tests/perft.epd (counts
- * up to a node cap), FEN and SAN round trips, tolerant SAN input, evaluation
- * symmetry. Usage: unit [PERFT_NODE_CAP] [EPD]. Ends with "N passed, N failed". */
+ * up to a node cap), FEN and SAN round trips, tolerant SAN input, the game's status,
+ * evaluation symmetry. Usage: unit [PERFT_NODE_CAP] [EPD]. Ends with "N passed, N failed". */
 #include "../extra.h"
 #include "../movement.h"
 
@@ -360,10 +360,10 @@ static void test_eval_knowledge(void)
     size_t i;
     for (i = 0; i < sizeof DRAWN / sizeof DRAWN[0]; i++) {
         board_from_fen(&b, DRAWN[i], err, sizeof err);
-        check(eval_insufficient_material(&b) && eval_position(&b, NULL) == 0, "insufficient material", DRAWN[i]);
+        check(board_insufficient_material(&b) && eval_position(&b, NULL) == 0, "insufficient material", DRAWN[i]);
     }
     board_from_fen(&b, "4kb2/8/8/8/8/8/8/3BK3 w - - 0 1", err, sizeof err);
-    check(!eval_insufficient_material(&b), "opposite bishops are not insufficient", "KB v KB");
+    check(!board_insufficient_material(&b), "opposite bishops are not insufficient", "KB v KB");
     board_from_fen(&b, "8/8/8/8/8/8/1k6/4K2R w - - 0 1", err, sizeof err);
     {
         int edge, center;
@@ -372,6 +372,44 @@ static void test_eval_knowledge(void)
         center = eval_position(&b, NULL);
         check(edge > center && center > 300, "mating: a king near the edge is worth more", "KR v K");
     }
+}
+
+/* The game's status: mate, stalemate and the draws by rule, in board_status's order. */
+static void test_game_status(void)
+{
+    static const struct { const char *fen; GameStatus status; } CASES[] = {
+        { "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1", STATUS_CHECKMATE },
+        { "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 100 80", STATUS_CHECKMATE }, /* mate before fifty moves */
+        { "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", STATUS_STALEMATE },
+        { "4k3/8/8/8/8/8/8/3NK3 w - - 0 1", STATUS_INSUFFICIENT_MATERIAL },
+        { "4k3/8/8/8/8/8/8/R3K3 w - - 100 80", STATUS_FIFTY_MOVES },
+        { "4k3/8/8/8/8/8/8/R3K3 w - - 99 80", STATUS_PLAY },
+    };
+    static const char *const SHUFFLE[] = { "Nf3", "Nf6", "Ng1", "Ng8" };
+    uint64_t keys[16];
+    Board b;
+    char err[200];
+    size_t i;
+    for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        board_from_fen(&b, CASES[i].fen, err, sizeof err);
+        check(board_status(&b, NULL, 0) == CASES[i].status, game_status_name(CASES[i].status), CASES[i].fen);
+    }
+    /* knights out and back twice: the start position stands a second, then a third time */
+    board_start(&b);
+    keys[0] = b.key;
+    for (i = 0; i < 8; i++) {
+        Move m;
+        Undo u;
+        move_from_text(&b, SHUFFLE[i % 4], &m);
+        board_make(&b, m, &u);
+        keys[i + 1] = b.key;
+        if (i == 3)
+            check(board_repeated(&b, keys, 5, 1) && !board_repeated(&b, keys, 5, 2)
+                  && board_drawn_by_rule(&b, keys, 5, 1) && board_status(&b, keys, 5) == STATUS_PLAY,
+                  "a second time is a repetition, not yet the rule's", "start");
+    }
+    check(board_status(&b, keys, 9) == STATUS_REPETITION, "threefold repetition", "start");
+    check(board_status(&b, NULL, 0) == STATUS_PLAY, "no history, no repetition", "start");
 }
 
 int main(int argc, char **argv)
@@ -412,6 +450,7 @@ int main(int argc, char **argv)
     test_san_output();
     test_fen_validation();
     test_eval_knowledge();
+    test_game_status();
     printf("unit: %d perft positions (counts up to %llu nodes)\n", positions, cap);
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;

@@ -9,7 +9,7 @@
 
   const INPUT_SIZE = 32768; /* WEB_BUFFER in engine.c */
 
-  /* report_iteration's line in engine.c ("depth  9  score cp    31  nodes  ...  time  ... ms
+  /* report_text's line in engine.c ("depth  9  score cp    31  nodes  ...  time  ... ms
    * pv e4 e5 ..." with " (lower bound)" or " (upper bound)" after an aspiration fail). */
   const LINE = /^depth\s+(\d+)\s+score (cp|mate)\s+(-?\d+)\s+nodes\s+(\d+)\s+time\s+(\d+) ms\s+pv ?(.*?)(?: \((lower|upper) bound\))?\s*$/;
 
@@ -91,7 +91,7 @@
       think,
       /* The course's call: an index into moves (an array of SAN), or -1. */
       choose: (fen, moves, seconds) => e.choose_move(...write([fen, moves.join(' ')]), seconds),
-      /* The bench's printed lines, `nodes N` last. */
+      /* The bench's signature, `nodes N`. */
       bench: (depth) => read(e.web_bench(depth || 0)),
     };
   }

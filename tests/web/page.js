@@ -67,7 +67,7 @@ async function main() {
   check(/checkmate/.test(boxer.think('7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', [], 1, null).error), 'no move to play: checkmate is named');
   check(/seconds/.test(boxer.think(START, [], 0, null).error), '0 seconds is refused');
   check(Boxer.parseLine('depth 12  score mate  -3  nodes 123  time 45 ms  pv Kh1 Qg2# (upper bound)').mate === -3
-    && Boxer.parseLine('nodes 5') === null, 'parseLine reads report_iteration\'s lines');
+    && Boxer.parseLine('nodes 5') === null, 'parseLine reads report_text\'s lines');
   console.log(pass + ' passed, ' + fail + ' failed');
   process.exitCode = fail ? 1 : 0;
 }
