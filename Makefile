@@ -95,11 +95,13 @@ tune: tools/tune
 tools/train: tools/train.c $(TOOLS_COMMON) movement.c movement.h extra.h
 	$(CC) $(WARNINGS) -O3 -march=native -ffast-math tools/train.c tools/common.c movement.c -lm -o $@
 
-# Trains the network on TRAIN_DATA (plain or .xz files) and rewrites tables/nnue.h.
+# Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h;
+# docs/weights.md lists the files and the command behind the network we ship.
 TRAIN_DATA ?= ../shared/data/labelled/sf15-n2000.txt.xz
-TRAIN_ARGS ?= --epochs 20 --batch 4096 --rate 0.002 --lambda 0.3 --seed 1
+TRAIN_ARGS ?= --epochs 12 --batch 4096 --rate 0.002 --lambda 0 --mirror 1 --factorize 1 --seed 1
 train: tools/train
-	$(if $(filter %.xz,$(TRAIN_DATA)),xz -dc,cat) $(TRAIN_DATA) | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
+	for f in $(TRAIN_DATA); do case $$f in *.xz) xz -dc $$f;; *) cat $$f;; esac || exit 1; done \
+	  | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision and the UCI loop, run for
 # FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).

@@ -967,6 +967,20 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
     }
 }
 
+/* Asserts that the accumulator brought up to date move by move equals one computed from
+ * the board; like check_board in movement.c, only debug builds (ENGINE_DEBUG) pay for it. */
+static void check_accumulator(const Search *s, int ply)
+{
+#ifdef ENGINE_DEBUG
+    static Accumulator fresh;
+    nnue_refresh(&fresh, &s->board);
+    assert(memcmp(&fresh, &s->acc[ply], sizeof fresh) == 0);
+#else
+    (void)s;
+    (void)ply;
+#endif
+}
+
 /* Returns the evaluation at ply for the side to move, bringing the network's accumulator
  * up to date first: moves only record what they change, and the accumulators are updated
  * from the last one that is ready when a position is evaluated. */
@@ -979,6 +993,7 @@ static int evaluate(Search *s, int ply)
         nnue_apply(&s->acc[k + 1], &s->acc[k], &s->acc_delta[k + 1]);
         s->acc_ready[k + 1] = 1;
     }
+    check_accumulator(s, ply);
     return eval_network(&s->board, &s->acc[ply]);
 }
 
@@ -1493,24 +1508,25 @@ static void show_perft(Board *b, int depth)
     fprintf(stderr, "time %.3f s, %.0f nodes per second\n", elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
 }
 
-/* Prints the network's score of b, then the hand-written evaluation term by term
- * (middlegame and endgame, per side), which the search uses. */
+/* Prints the evaluation the search uses for b and the network's part of it, then the
+ * hand-written evaluation term by term (middlegame and endgame, per side). */
 static void show_eval(const Board *b)
 {
     static Accumulator acc;
     EvalTrace tr;
-    int t, score = eval_position(b, &tr), net;
+    int t, hand = eval_position(b, &tr), score;
     nnue_refresh(&acc, b);
-    net = eval_network(b, &acc);
-    printf("network        %d (side to move), %d (white's view); raw output %d\n", net, b->side == WHITE ? net : -net,
-           nnue_evaluate(&acc, b));
+    score = eval_network(b, &acc);
+    printf("evaluation     %d (side to move), %d (white's view): %d%% network, %d%% hand-written\n", score,
+           b->side == WHITE ? score : -score, NETWORK_SHARE, 100 - NETWORK_SHARE);
+    printf("network        %d (side to move, before the fifty-move fade)\n", nnue_evaluate(&acc, b));
     printf("\nhand-written evaluation:\n");
     printf("%-14s %17s %17s %17s\n", "term", "white (mg eg)", "black (mg eg)", "total (mg eg)");
     for (t = 0; t < TERM_NB; t++)
         printf("%-14s %8d %8d %8d %8d %8d %8d\n", eval_term_name(t), tr.mg[t][WHITE], tr.eg[t][WHITE],
                tr.mg[t][BLACK], tr.eg[t][BLACK], tr.mg[t][WHITE] - tr.mg[t][BLACK], tr.eg[t][WHITE] - tr.eg[t][BLACK]);
     printf("phase %d/%d, endgame scale %d/%d, fifty-move clock %d\n", tr.phase, PHASE_MAX, tr.scale, SCALE_NORMAL, b->halfmove);
-    printf("score %d (white's view), %d (side to move)\n", tr.white_score, score);
+    printf("score %d (white's view), %d (side to move)\n", tr.white_score, hand);
 }
 
 /* engine bench [DEPTH] (0: BENCH_DEPTH), searched in s: the bench signature `nodes N`, its

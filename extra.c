@@ -1,7 +1,9 @@
-/* extra.c: the evaluation. Material and piece-square tables, mobility, pawn structure,
- * passed pawns, king shelter and danger, piece placement, threats, endgame scaling and
- * mating knowledge, tapered between middlegame and endgame by the material left.
- * Every weight lives in one array (tables/hce.h) so that tools/tune.c can fit them all. */
+/* extra.c: the evaluation. Two halves: a handwritten evaluation (material and
+ * piece-square tables, mobility, pawn structure, passed pawns, king shelter and danger,
+ * piece placement, threats, endgame scaling and mating knowledge, tapered between
+ * middlegame and endgame by the material left), whose weights live in one array
+ * (tables/hce.h) so that tools/tune.c can fit them all; and a network (tables/nnue.h,
+ * trained by tools/train.c) updated move by move. The search uses their blend. */
 #include "extra.h"
 
 #include <assert.h>
@@ -552,6 +554,12 @@ static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features)
     }
 }
 
+/* Returns score faded toward a draw as the fifty-move clock runs, so that progress pays. */
+static int fade(int score, const Board *b)
+{
+    return score * (FADE_PLIES - (b->halfmove < 100 ? b->halfmove : 100)) / FADE_PLIES;
+}
+
 /* The evaluation behind eval_position and eval_features. */
 static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
 {
@@ -598,8 +606,7 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
         phase = PHASE_MAX;
     scale = endgame_scale(b, eg > 0 ? WHITE : BLACK);
     score = (mg * phase + eg * (PHASE_MAX - phase) * scale / SCALE_NORMAL) / PHASE_MAX;
-    /* fade toward a draw as the fifty-move clock runs, so that progress pays */
-    score = score * (FADE_PLIES - (b->halfmove < 100 ? b->halfmove : 100)) / FADE_PLIES;
+    score = fade(score, b);
 
     if (features) {
         features->phase = phase;
@@ -758,8 +765,8 @@ int eval_network(const Board *b, const Accumulator *acc)
         return 0;
     if (has_bare_king(b))
         return eval_position(b, NULL); /* the mating knowledge */
-    score = nnue_evaluate(acc, b);
-    return score * (FADE_PLIES - (b->halfmove < 100 ? b->halfmove : 100)) / FADE_PLIES;
+    score = fade(nnue_evaluate(acc, b), b);
+    return (score * NETWORK_SHARE + eval_position(b, NULL) * (100 - NETWORK_SHARE)) / 100;
 }
 
 /* ------------------------------------------------------------ for the tuner */

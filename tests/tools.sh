@@ -55,7 +55,7 @@ cp "$tmp/n4/nnue.h" "$tmp/tree/tables/nnue.h"
 (cd "$tmp/tree" && cc -std=c99 -O2 engine.c movement.c extra.c -o engine 2>/dev/null)
 worst=$(grep '^check ' "$tmp/n4.log" | while IFS='|' read -r fen score; do
   fen=${fen#check }; side=$(echo "$fen" | cut -d' ' -f2)
-  raw=$("$tmp/tree/engine" eval "$fen" | sed -n 's/.*raw output \(-*[0-9]*\).*/\1/p')
+  raw=$("$tmp/tree/engine" eval "$fen" | sed -n 's/^network *\(-*[0-9]*\) .*/\1/p')
   [ "$side" = b ] && raw=$((-raw))
   echo "$raw $score" | awk '{ d = $1 - $2; print (d < 0 ? -d : d) }'
 done | sort -g | tail -1)

@@ -99,6 +99,7 @@ typedef struct {
     long limit;
     int mirror;             /* 1: each sample is mirrored a..h with probability 1/2 */
     int factorize;          /* 1: learn shared piece, rank and file components (Factors) */
+    double k_data;          /* the scale of the data's scores, or 0 to fit it to the results */
     const char *save;       /* the float network, written after every epoch, or NULL */
     const char *load;       /* a float network to start from instead of random weights, or NULL */
     const char *check;      /* FENs whose float scores are printed at the end, or NULL */
@@ -131,13 +132,15 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
         "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--mirror 0|1]\n"
-        "             [--factorize 0|1] [--save NET] [--load NET] [--check FENS]\n"
+        "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
-        "for standard input) and writes it as a C table. Every tenth line is held out for\n"
-        "validation. The target blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n"
+        "for standard input) and writes it as a C table. Every tenth game (a run of\n"
+        "lines with one result and rising move numbers) is held out for validation. The target\n"
+        "blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n"
         "--mirror 1 shows each training position mirrored (files a..h reversed) half of the time.\n"
         "--factorize 1 (the default) also learns each piece's weights shared by all its squares, its\n"
-        "rank and its file, which rarely seen inputs inherit.\n"
+        "rank and its file, which rarely seen inputs inherit. --k-data sets the scale of the data's\n"
+        "scores (sigmoid(K * SCORE) is a win probability) instead of fitting it to the results.\n"
         "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
         "from such a file, --check prints the float network's score of each FEN of a file at the end.\n");
 }
@@ -183,6 +186,8 @@ static int parse_options(int argc, char **argv, Options *o)
             o->limit = strtol(value, &end, 10);
         else if (strcmp(key, "--mirror") == 0)
             o->mirror = (int)strtol(value, &end, 10);
+        else if (strcmp(key, "--k-data") == 0)
+            o->k_data = strtod(value, &end);
         else if (strcmp(key, "--factorize") == 0)
             o->factorize = (int)strtol(value, &end, 10);
         else if (strcmp(key, "--save") == 0)
@@ -200,7 +205,7 @@ static int parse_options(int argc, char **argv, Options *o)
             return 0;
         }
     }
-    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0) {
+    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0 || o->k_data < 0) {
         fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1]\n");
         return 0;
     }
@@ -617,7 +622,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: too few positions to train and validate (%ld and %ld)\n", t.train.size, t.validation.size);
         return 1;
     }
-    k_data = fit_k_data(&t.train);
+    k_data = o.k_data > 0 ? o.k_data : fit_k_data(&t.train);
     set_targets(&t.train, k_data, o.lambda);
     set_targets(&t.validation, k_data, o.lambda);
     random_seed(&r, o.seed);

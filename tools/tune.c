@@ -93,8 +93,9 @@ static void usage(FILE *out)
         "usage: tune --data FILE [--data FILE ...] [--out tables/hce.h] [--epochs 200] [--batch 16384]\n"
         "            [--rate 1.0] [--lambda 0.5] [--seed 1] [--limit LINES]\n"
         "Fits the weights of extra.c to labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
-        "for standard input) and writes them as a C table. Every tenth line is held out for\n"
-        "validation. The target blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n");
+        "for standard input) and writes them as a C table. Every tenth game (a run of\n"
+        "lines with one result and rising move numbers) is held out for validation. The target\n"
+        "blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n");
 }
 
 static int parse_options(int argc, char **argv, Options *o)
