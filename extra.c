@@ -262,7 +262,7 @@ static uint64_t forward_ranks(int color, int sq)
 
 int eval_piece_value(int type)
 {
-    static const int VALUES[7] = { 0, VALUE_PAWN, VALUE_KNIGHT, VALUE_BISHOP, VALUE_ROOK, VALUE_QUEEN, 20000 };
+    static const int VALUES[7] = { 0, VALUE_PAWN, VALUE_KNIGHT, VALUE_BISHOP, VALUE_ROOK, VALUE_QUEEN, VALUE_KING };
     return VALUES[type];
 }
 
@@ -321,7 +321,6 @@ static void eval_pieces(EvalInfo *ei, int color)
     const Board *b = ei->b;
     uint64_t own_pawns = b->pieces[make_piece(color, PAWN)], their_pawns = b->pieces[make_piece(!color, PAWN)];
     uint64_t safe = ~b->occupied[color] & ~ei->pawn_attacks[!color];
-    uint64_t dark = UINT64_C(0xaa55aa55aa55aa55);
     int type;
 
     for (type = KNIGHT; type <= QUEEN; type++) {
@@ -344,7 +343,7 @@ static void eval_pieces(EvalInfo *ei, int color)
                     add(ei, TERM_PIECES, color, W_MINOR_BEHIND_PAWN, 1);
             }
             if (type == BISHOP)
-                add(ei, TERM_PIECES, color, W_BISHOP_PAWNS, bit_count(own_pawns & ((bit(sq) & dark) ? dark : ~dark)));
+                add(ei, TERM_PIECES, color, W_BISHOP_PAWNS, bit_count(own_pawns & ((bit(sq) & DARK_SQUARES) ? DARK_SQUARES : ~DARK_SQUARES)));
             if (type == ROOK && !(file_set[f] & own_pawns))
                 add(ei, TERM_PIECES, color, (file_set[f] & their_pawns) ? W_ROOK_SEMI_OPEN : W_ROOK_OPEN, 1);
         }
@@ -463,6 +462,15 @@ static void eval_threats(EvalInfo *ei, int color)
     add(ei, TERM_THREATS, color, W_THREAT_PAWN_PUSH, bit_count(pawn_attack_set(pushes, color) & targets));
 }
 
+/* The mating bonus against a bare king, in endgame centipawns: a base that puts any such
+ * position above the material alone, then so much a step of king distance, a square the
+ * bare king cannot go to, a step toward the edge; with bishop and knight, so much a step
+ * toward a corner of the bishop's colour and of the knight's distance to the bare king. */
+enum {
+    MATING_BASE = 200, MATING_KINGS_CLOSE = 15, MATING_ROOM_TAKEN = 20, MATING_EDGE = 30,
+    MATING_BN_CORNER = 60, MATING_BN_KNIGHT_CLOSE = 10
+};
+
 /* Against a bare king: drive it to the edge (the right corner with bishop and knight)
  * and bring the kings together. Special knowledge, outside the tuned weights. */
 static void eval_mating(EvalInfo *ei, int color)
@@ -478,18 +486,18 @@ static void eval_mating(EvalInfo *ei, int color)
          + 3 - (square_rank(wk) < 4 ? square_rank(wk) : 7 - square_rank(wk));
     /* squares the bare king can still go to: fewer is closer to mate */
     room = bit_count(piece_attacks(b, KING, weak, wk) & ~ei->attacks[color]);
-    bonus = 15 * (7 - distance(wk, sk)) + 20 * (8 - room);
+    bonus = MATING_KINGS_CLOSE * (7 - distance(wk, sk)) + MATING_ROOM_TAKEN * (8 - room);
     if (bit_count(b->occupied[color]) == 3 && bishops && b->pieces[make_piece(color, KNIGHT)]) {
         /* only a corner of the bishop's colour will do: a1 and h8 are dark */
-        int dark = ((square_file(bit_first(bishops)) + square_rank(bit_first(bishops))) & 1) == 0;
+        int dark = (bishops & DARK_SQUARES) != 0;
         int c1 = dark ? 0 : 7, c2 = dark ? 63 : 56;
         int m1 = manhattan(wk, c1), m2 = manhattan(wk, c2);
-        bonus += 60 * (14 - (m1 < m2 ? m1 : m2))
-               + 10 * (7 - distance(wk, bit_first(b->pieces[make_piece(color, KNIGHT)])));
+        bonus += MATING_BN_CORNER * (14 - (m1 < m2 ? m1 : m2))
+               + MATING_BN_KNIGHT_CLOSE * (7 - distance(wk, bit_first(b->pieces[make_piece(color, KNIGHT)])));
     } else {
-        bonus += 30 * edge;
+        bonus += MATING_EDGE * edge;
     }
-    ei->score[TERM_MATING][color] = S(0, bonus + 200);
+    ei->score[TERM_MATING][color] = S(0, bonus + MATING_BASE);
 }
 
 /* Against a bare king only the material and the mating pattern count; returns 1 if so. */
@@ -507,20 +515,23 @@ static int eval_mating_override(EvalInfo *ei)
     return 0;
 }
 
+/* Endgame scales (out of SCALE_NORMAL) of drawish material: a minor piece or less ahead
+ * without pawns, and opposite-coloured bishops alone or with other pieces. */
+enum { SCALE_MINOR_AHEAD = 8, SCALE_OPPOSITE_BISHOPS = 32, SCALE_OPPOSITE_BISHOPS_PIECES = 48 };
+
 /* Returns the endgame scale for the side that is ahead: drawish material gets less. */
 static int endgame_scale(const Board *b, int strong)
 {
     int weak = !strong, npm_s = eval_non_pawn_material(b, strong), npm_w = eval_non_pawn_material(b, weak);
     uint64_t sb = b->pieces[make_piece(strong, BISHOP)], wb = b->pieces[make_piece(weak, BISHOP)];
-    uint64_t dark = UINT64_C(0xaa55aa55aa55aa55);
     if (!b->pieces[make_piece(strong, PAWN)] && npm_s - npm_w <= VALUE_BISHOP)
-        return npm_s <= VALUE_BISHOP ? 0 : 8;
+        return npm_s <= VALUE_BISHOP ? 0 : SCALE_MINOR_AHEAD;
     if (!b->pieces[make_piece(strong, PAWN)] && npm_s == 2 * VALUE_KNIGHT && npm_w == 0
         && bit_count(b->pieces[make_piece(strong, KNIGHT)]) == 2)
         return 0;
-    if (bit_count(sb) == 1 && bit_count(wb) == 1 && (!(sb & dark)) != (!(wb & dark))) {
+    if (bit_count(sb) == 1 && bit_count(wb) == 1 && (!(sb & DARK_SQUARES)) != (!(wb & DARK_SQUARES))) {
         /* opposite-coloured bishops */
-        return npm_s == VALUE_BISHOP && npm_w == VALUE_BISHOP ? 32 : 48;
+        return npm_s == VALUE_BISHOP && npm_w == VALUE_BISHOP ? SCALE_OPPOSITE_BISHOPS : SCALE_OPPOSITE_BISHOPS_PIECES;
     }
     return SCALE_NORMAL;
 }
@@ -557,7 +568,7 @@ static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features)
 /* Returns score faded toward a draw as the fifty-move clock runs, so that progress pays. */
 static int fade(int score, const Board *b)
 {
-    return score * (FADE_PLIES - (b->halfmove < 100 ? b->halfmove : 100)) / FADE_PLIES;
+    return score * (FADE_PLIES - (b->halfmove < FIFTY_MOVE_PLIES ? b->halfmove : FIFTY_MOVE_PLIES)) / FADE_PLIES;
 }
 
 /* The evaluation behind eval_position and eval_features. */

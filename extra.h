@@ -23,7 +23,8 @@ typedef struct {
 enum { PHASE_MAX = 24, SCALE_NORMAL = 64, FADE_PLIES = 200 };
 /* No evaluation goes beyond +-EVAL_LIMIT: scores past it belong to mates. */
 enum { EVAL_LIMIT = 10000 };
-enum { VALUE_PAWN = 100, VALUE_KNIGHT = 320, VALUE_BISHOP = 330, VALUE_ROOK = 500, VALUE_QUEEN = 950 };
+/* Rough piece values for move ordering and exchanges; the king's is above all the rest. */
+enum { VALUE_PAWN = 100, VALUE_KNIGHT = 320, VALUE_BISHOP = 330, VALUE_ROOK = 500, VALUE_QUEEN = 950, VALUE_KING = 20000 };
 
 /* King danger enters the score non-linearly: a side whose summed danger features come to
  * d (middlegame) and e (endgame) loses max(d, 0)^2 / KING_DANGER_MG_DIVISOR and

@@ -1235,12 +1235,6 @@ uint64_t perft(Board *b, int depth)
 
 /* ----------------------------------------------------------- game status */
 
-/* The squares of a1's colour (a1, c1, ..., b2, ...). */
-#define DARK_SQUARES UINT64_C(0xaa55aa55aa55aa55)
-
-/* A draw by the fifty-move rule once this many plies have passed without a capture or pawn move. */
-enum { FIFTY_MOVE_PLIES = 100 };
-
 int board_insufficient_material(const Board *b)
 {
     uint64_t heavy = 0, minors[2];

@@ -141,6 +141,12 @@ ParseResult move_from_text(Board *b, const char *text, Move *out);
 /* Counts the leaf nodes of the legal move tree to depth. */
 uint64_t perft(Board *b, int depth);
 
+/* The squares of a1's colour (a1, c1, ..., b2, ...). */
+#define DARK_SQUARES UINT64_C(0xaa55aa55aa55aa55)
+
+/* A draw by the fifty-move rule once this many plies have passed without a capture or pawn move. */
+enum { FIFTY_MOVE_PLIES = 100 };
+
 /* How a game stands by the rules: play goes on, or how it has ended. */
 typedef enum {
     STATUS_PLAY, STATUS_CHECKMATE, STATUS_STALEMATE, STATUS_INSUFFICIENT_MATERIAL,
