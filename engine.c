@@ -40,9 +40,10 @@
 #ifdef ENGINE_WASM
 /* The course's WebAssembly build has no imports (web/README.md): without a clock it budgets
  * by nodes, and it has no output: the search reports only to the callback its caller gives.
- * Nodes per second: under a third of the ~1 M measured in Node and Chromium (tests/web/calibrate.js).
+ * Nodes per second: under a third of the ~0.5 M measured in Node and Chromium with the network
+ * (tests/web/calibrate.js).
  * The page's own build (ENGINE_WASM_PAGE, web/boxer.wasm) imports the page's clock instead. */
-enum { WASM_NODES_PER_SECOND = 300000 };
+enum { WASM_NODES_PER_SECOND = 150000 };
 #ifdef ENGINE_WASM_PAGE
 double web_now(void);   /* imported from env: the page's performance.now(), in milliseconds */
 #endif
