@@ -124,6 +124,7 @@ typedef struct {
     int king_attackers[2][7];   /* pieces of each side and type that attack the other king's zone */
     int zone_attacks[2];        /* their attacks on the zone's squares */
     int danger[2];              /* packed king danger each side builds against the other king */
+    int non_pawn[2];            /* eval_non_pawn_material of each side */
     int score[TERM_NB][2];      /* packed pairs per term and colour */
 } EvalInfo;
 
@@ -136,9 +137,9 @@ static inline int bit_last(uint64_t set);
 static inline int relative_rank(int color, int sq);
 static inline int distance(int a, int b);
 static inline int manhattan(int a, int b);
-static void note_feature(EvalInfo *ei, int color, int weight, int count);
-static void add(EvalInfo *ei, int term, int color, int weight, int count);
-static void add_danger(EvalInfo *ei, int color, int weight, int count);
+static inline void note_feature(EvalInfo *ei, int color, int weight, int count);
+static inline void add(EvalInfo *ei, int term, int color, int weight, int count);
+static inline void add_danger(EvalInfo *ei, int color, int weight, int count);
 static uint64_t pawn_attack_set(uint64_t pawns, int color);
 static uint64_t forward_ranks(int color, int sq);
 static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
@@ -152,7 +153,7 @@ static void eval_threats(EvalInfo *ei, int color);
 static void eval_mating(EvalInfo *ei, int color);
 static int eval_mating_override(EvalInfo *ei);
 static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features);
-static int endgame_scale(const Board *b, int strong);
+static int endgame_scale(const EvalInfo *ei, int strong);
 static int has_bare_king(const Board *b);
 static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights);
 static void accumulator_add(int16_t *values, int input);
@@ -192,7 +193,7 @@ static inline int distance(int a, int b)
 }
 
 /* Notes for the tuner that weight counts `count` times for color. */
-static void note_feature(EvalInfo *ei, int color, int weight, int count)
+static inline void note_feature(EvalInfo *ei, int color, int weight, int count)
 {
     EvalFeature *f;
     if (!ei->features || !count || ei->features->length >= EVAL_FEATURES_MAX)
@@ -204,7 +205,7 @@ static void note_feature(EvalInfo *ei, int color, int weight, int count)
 }
 
 /* Counts weight `count` times for color in term. */
-static void add(EvalInfo *ei, int term, int color, int weight, int count)
+static inline void add(EvalInfo *ei, int term, int color, int weight, int count)
 {
     assert(weight >= 0 && weight < W_NB);
     ei->score[term][color] += HCE_WEIGHTS[weight] * count;
@@ -212,7 +213,7 @@ static void add(EvalInfo *ei, int term, int color, int weight, int count)
 }
 
 /* Counts a king danger weight for color, the attacker. */
-static void add_danger(EvalInfo *ei, int color, int weight, int count)
+static inline void add_danger(EvalInfo *ei, int color, int weight, int count)
 {
     assert(weight >= W_DANGER_ATTACKER && weight <= W_DANGER_BASE);
     ei->danger[color] += HCE_WEIGHTS[weight] * count;
@@ -416,7 +417,7 @@ static void eval_passed(EvalInfo *ei, int color)
     const Board *b = ei->b;
     uint64_t own = b->pieces[make_piece(color, PAWN)], set = own, theirs = b->pieces[make_piece(!color, PAWN)];
     uint64_t all = b->occupied[WHITE] | b->occupied[BLACK];
-    int defender_bare = eval_non_pawn_material(b, !color) == 0, runner = 0;
+    int defender_bare = ei->non_pawn[!color] == 0, runner = 0;
     while (set) {
         int sq = bit_first(set), r, stop, promo, to_go, king_dist;
         set &= set - 1;
@@ -479,7 +480,7 @@ static void eval_mating(EvalInfo *ei, int color)
     int weak = !color, wk = b->king_sq[weak], sk = b->king_sq[color], edge, bonus, room;
     uint64_t bishops = b->pieces[make_piece(color, BISHOP)];
     ei->score[TERM_MATING][color] = 0;
-    if (b->occupied[weak] != bit(wk) || eval_non_pawn_material(b, color) < VALUE_ROOK
+    if (b->occupied[weak] != bit(wk) || ei->non_pawn[color] < VALUE_ROOK
         || b->pieces[make_piece(color, PAWN)] != 0)
         return;
     edge = 3 - (square_file(wk) < 4 ? square_file(wk) : 7 - square_file(wk))
@@ -506,7 +507,7 @@ static int eval_mating_override(EvalInfo *ei)
     int c, t;
     for (c = WHITE; c <= BLACK; c++)
         if (ei->score[TERM_MATING][c]) {
-            int mating = ei->score[TERM_MATING][c] + S(0, eval_non_pawn_material(ei->b, c));
+            int mating = ei->score[TERM_MATING][c] + S(0, ei->non_pawn[c]);
             for (t = 0; t < TERM_NB; t++)
                 ei->score[t][WHITE] = ei->score[t][BLACK] = 0;
             ei->score[TERM_MATING][c] = mating;
@@ -520,9 +521,10 @@ static int eval_mating_override(EvalInfo *ei)
 enum { SCALE_MINOR_AHEAD = 8, SCALE_OPPOSITE_BISHOPS = 32, SCALE_OPPOSITE_BISHOPS_PIECES = 48 };
 
 /* Returns the endgame scale for the side that is ahead: drawish material gets less. */
-static int endgame_scale(const Board *b, int strong)
+static int endgame_scale(const EvalInfo *ei, int strong)
 {
-    int weak = !strong, npm_s = eval_non_pawn_material(b, strong), npm_w = eval_non_pawn_material(b, weak);
+    const Board *b = ei->b;
+    int weak = !strong, npm_s = ei->non_pawn[strong], npm_w = ei->non_pawn[weak];
     uint64_t sb = b->pieces[make_piece(strong, BISHOP)], wb = b->pieces[make_piece(weak, BISHOP)];
     if (!b->pieces[make_piece(strong, PAWN)] && npm_s - npm_w <= VALUE_BISHOP)
         return npm_s <= VALUE_BISHOP ? 0 : SCALE_MINOR_AHEAD;
@@ -549,6 +551,7 @@ static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features)
     ei->b = b;
     ei->features = features;
     for (c = WHITE; c <= BLACK; c++) {
+        ei->non_pawn[c] = eval_non_pawn_material(b, c);
         ei->pawn_attacks[c] = pawn_attack_set(b->pieces[make_piece(c, PAWN)], c);
         for (t = 0; t < 7; t++)
             ei->attacked_by[c][t] = 0;
@@ -615,7 +618,7 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
         phase += PHASE_WEIGHT[type] * bit_count(b->pieces[make_piece(WHITE, type)] | b->pieces[make_piece(BLACK, type)]);
     if (phase > PHASE_MAX)
         phase = PHASE_MAX;
-    scale = endgame_scale(b, eg > 0 ? WHITE : BLACK);
+    scale = endgame_scale(&ei, eg > 0 ? WHITE : BLACK);
     score = (mg * phase + eg * (PHASE_MAX - phase) * scale / SCALE_NORMAL) / PHASE_MAX;
     score = fade(score, b);
 
