@@ -752,7 +752,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
     /* Step 4. Static evaluation. */
     in_check = board_in_check(b);
-    pieces = eval_non_pawn_material(b, b->side) > 0;
+    pieces = board_has_pieces(b, b->side);
     if (in_check) {
         eval = s->eval_stack[ply] = -SCORE_INF;
         improving = 0;

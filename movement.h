@@ -60,6 +60,11 @@ static inline int square_rank(int sq) { return sq >> 3; }
 static inline int make_square(int file, int rank) { return rank * 8 + file; }
 /* Flips a square vertically (a1 <-> a8). */
 static inline int square_flip(int sq) { return sq ^ 56; }
+/* 1 if color has a piece besides its pawns and its king. */
+static inline int board_has_pieces(const Board *b, int color)
+{
+    return (b->occupied[color] & ~b->pieces[make_piece(color, PAWN)] & ~b->pieces[make_piece(color, KING)]) != 0;
+}
 
 static inline Move make_move(int from, int to, int promo, int kind)
 {
