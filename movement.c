@@ -899,12 +899,34 @@ int move_is_legal(Board *b, Move m)
 
 int move_gives_check(Board *b, Move m)
 {
-    Undo u;
-    int check;
-    board_make(b, m, &u);
-    check = board_in_check(b);
-    board_unmake(b, m, &u);
-    return check;
+    int from = move_from(m), to = move_to(m), us = b->side, king = b->king_sq[!us];
+    int type = piece_type(b->squares[from]);
+    uint64_t occ = (all_pieces(b) & ~bit(from)) | bit(to), direct, sliders;
+    if (move_kind(m) != KIND_NORMAL) {
+        /* castling, en passant and promotions (rare) are made and unmade */
+        Undo u;
+        int check;
+        board_make(b, m, &u);
+        check = board_in_check(b);
+        board_unmake(b, m, &u);
+        return check;
+    }
+    switch (type) {
+    case PAWN: direct = pawn_attackers[!us][to]; break;
+    case KNIGHT: direct = knight_set[to]; break;
+    case BISHOP: direct = bishop_attacks(to, occ); break;
+    case ROOK: direct = rook_attacks(to, occ); break;
+    case QUEEN: direct = bishop_attacks(to, occ) | rook_attacks(to, occ); break;
+    default: direct = 0; break;
+    }
+    if (direct & bit(king))
+        return 1;
+    /* a discovered check: one of our other sliders sees the king once from is empty (none
+     * did before: the side to move never has the enemy king in check) */
+    sliders = b->pieces[make_piece(us, QUEEN)] & ~bit(from);
+    return ((bishop_attacks(king, occ) & (sliders | b->pieces[make_piece(us, BISHOP)]))
+            | (rook_attacks(king, occ) & (sliders | b->pieces[make_piece(us, ROOK)])))
+         & ~bit(from) & ~bit(to) ? 1 : 0;
 }
 
 int move_is_capture(const Board *b, Move m)

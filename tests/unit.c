@@ -153,6 +153,35 @@ static void test_move_validation(const char *fen)
     check(agree, "move_is_legal agrees with the generator", fen);
 }
 
+/* move_gives_check() agrees with making the move and asking board_in_check(), for every
+ * legal move of the position and of each position a legal move leads to. */
+static int gives_check_agrees(Board *b, int depth)
+{
+    MoveList list;
+    int i, agree = 1;
+    gen_legal(b, &list, GEN_ALL);
+    for (i = 0; i < list.count; i++) {
+        Undo u;
+        int predicted = move_gives_check(b, list.moves[i]);
+        board_make(b, list.moves[i], &u);
+        if (predicted != board_in_check(b))
+            agree = 0;
+        if (depth > 1)
+            agree &= gives_check_agrees(b, depth - 1);
+        board_unmake(b, list.moves[i], &u);
+    }
+    return agree;
+}
+
+static void test_gives_check(const char *fen)
+{
+    Board b;
+    char err[200];
+    if (!board_from_fen(&b, fen, err, sizeof err))
+        return;
+    check(gives_check_agrees(&b, 2), "move_gives_check agrees with making the move", fen);
+}
+
 static void test_eval_symmetry(const char *fen)
 {
     static Accumulator acc, mirrored_acc;
@@ -441,6 +470,7 @@ int main(int argc, char **argv)
         }
         test_san_round_trip(fen);
         test_eval_symmetry(fen);
+        test_gives_check(fen);
         test_accumulators(fen, positions % 10 == 0 ? 2 : 1);
         if (positions % 4 == 0)
             test_move_validation(fen);
