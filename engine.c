@@ -2750,6 +2750,9 @@ enum { PAIR_OUTCOMES = 5 };
 /* the count given to a pair outcome not seen yet, so that the variance is never 0 (fishtest's
  * regularization of the pentanomial frequencies) */
 static const double MATCH_SPRT_PRIOR = 1e-3;
+/* no verdict before this many pairs: the variance of a few pairs is too often near 0 (one pair
+ * won and drawn, with every other outcome at the prior, gave an LLR of 3.74) */
+enum { MATCH_SPRT_MIN_PAIRS = 20 };
 /* the two-sided 95% quantile of the normal distribution */
 static const double MATCH_Z95 = 1.959964;
 /* the score of a game for us by match_outcome (win, draw, loss), and of a pair by half points */
@@ -3268,7 +3271,8 @@ static int match_outcome(const Game *g)
     return (strcmp(g->result, "1-0") == 0) == g->engine_white ? 0 : 2;
 }
 
-/* Updates the LLR after a game pair and the verdict once it crosses a bound; returns 1 then.
+/* Updates the LLR after a game pair and, from MATCH_SPRT_MIN_PAIRS pairs on, the verdict once
+ * the LLR crosses a bound; returns 1 then.
  * The GSPRT of fishtest for logistic Elo on pentanomial pair scores (Michel Van den Bergh,
  * "A GSPRT approximation", hardy.uhasselt.be/Fishtest): with N pairs of mean score s and
  * variance v (per pair, scores on the per-game scale), and s0, s1 the scores that ELO0 and
@@ -3280,6 +3284,8 @@ static int match_sprt_update(MatchTally *t, const MatchOptions *opt)
     double s0 = match_logistic(opt->elo0), s1 = match_logistic(opt->elo1);
     match_sprt_bounds(opt, &lower, &upper);
     t->llr = n * (s1 - s0) * (2 * s - s0 - s1) / (2 * variance);
+    if (t->played / 2 < MATCH_SPRT_MIN_PAIRS)
+        return 0;
     t->verdict = t->llr >= upper ? 1 : t->llr <= lower ? -1 : 0;
     return t->verdict != 0;
 }

@@ -113,20 +113,20 @@ check "--concurrency 2 against our UCI build: 4 games ($(tail -1 "$tmp/out"))" g
 check "--concurrency 2: PGN reads back" reads_back "$tmp/self2.pgn"
 
 # --- SPRT: stops at its verdict (the last line), games in flight abandoned, no process left.
-"$ENGINE" match --opponent random --games 20 --nodes 1000 --sprt 0,5 >"$tmp/out" 2>"$tmp/err"
-check "SPRT against random: H1 after 2 pairs ($(tail -1 "$tmp/out"))" \
-  [ "$(tail -1 "$tmp/out")" = "SPRT [0,5]: H1 accepted (LLR 7.64, bounds -2.94..2.94)" ]
-check "SPRT: 4 games counted" grep -q "^Boxer 1.0 vs random: 4 games, +4 =0 -0" "$tmp/out"
-check "SPRT: the pentanomial line" grep -q "^pentanomial 0 0 0 0 2 (pairs" "$tmp/out"
-check "SPRT: the LLR on each score line" [ "$(grep -c ', LLR [-0-9.]* (-2.94..2.94)$' "$tmp/err")" -eq 4 ]
+"$ENGINE" match --opponent random --games 60 --nodes 1000 --sprt 0,5 >"$tmp/out" 2>"$tmp/err"
+check "SPRT against random: H1 after the first 20 pairs, not before ($(tail -1 "$tmp/out"))" \
+  [ "$(tail -1 "$tmp/out")" = "SPRT [0,5]: H1 accepted (LLR 762.19, bounds -2.94..2.94)" ]
+check "SPRT: 40 games counted" grep -q "^Boxer 1.0 vs random: 40 games, +40 =0 -0" "$tmp/out"
+check "SPRT: the pentanomial line" grep -q "^pentanomial 0 0 0 0 20 (pairs" "$tmp/out"
+check "SPRT: the LLR on each score line" [ "$(grep -c ', LLR [-0-9.]* (-2.94..2.94)$' "$tmp/err")" -eq 40 ]
 "$ENGINE" match --opponent random --games 2 --nodes 1000 --sprt 0,5 --alpha 0.01 --beta 0.1 >"$tmp/out" 2>/dev/null
 check "SPRT: inconclusive at --games ($(tail -1 "$tmp/out"))" \
   [ "$(tail -1 "$tmp/out")" = "SPRT [0,5]: inconclusive (LLR 1.92, bounds -2.29..4.50)" ]
 cp "$ENGINE" "$tmp/same-engine"
-"$ENGINE" match --opponent "$tmp/same-engine" --games 40 --nodes 1000 --concurrency 2 --sprt 0,5 >"$tmp/out" 2>/dev/null
+"$ENGINE" match --opponent "$tmp/same-engine" --games 60 --nodes 1000 --concurrency 2 --sprt 0,5 >"$tmp/out" 2>/dev/null
 check "SPRT against our UCI build: every pair 1-1, H0 ($(tail -1 "$tmp/out"))" \
   grep -q "^SPRT \[0,5\]: H0 accepted" "$tmp/out"
-check "SPRT stopped before --games" grep -q "^Boxer 1.0 vs Boxer 1.0: 18 games" "$tmp/out"
+check "SPRT stopped before --games, at its first verdict (20 pairs)" grep -q "^Boxer 1.0 vs Boxer 1.0: 40 games" "$tmp/out"
 check "no opponent left running after the SPRT stopped the workers" \
   bash -c "sleep 0.2; ! ps -eo args | grep -v grep | grep -q '$tmp/same-engine'"
 
