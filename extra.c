@@ -125,8 +125,20 @@ typedef struct {
     int zone_attacks[2];        /* their attacks on the zone's squares */
     int danger[2];              /* packed king danger each side builds against the other king */
     int non_pawn[2];            /* eval_non_pawn_material of each side */
+    uint64_t passed[2];         /* each side's passed pawns */
     int score[TERM_NB][2];      /* packed pairs per term and colour */
 } EvalInfo;
+
+/* What depends on the pawns alone (eval_pawns), kept by their squares: searches meet the same
+ * pawns again and again. An entry holds the pawns it was made for, so that a hit is exact; a
+ * zeroed entry is right for a board without pawns. */
+typedef struct {
+    uint64_t pawns[2];
+    uint64_t passed[2];
+    int score[2];               /* TERM_PAWNS of each side, packed */
+} PawnEntry;
+enum { PAWN_CACHE_BITS = 11 };
+static PawnEntry pawn_cache[1 << PAWN_CACHE_BITS];
 
 /* prototypes */
 static void eval_init(void);
@@ -145,6 +157,7 @@ static uint64_t forward_ranks(int color, int sq);
 static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
 static void eval_material(EvalInfo *ei, int color);
 static void eval_pawns(EvalInfo *ei, int color);
+static void eval_pawn_structure(EvalInfo *ei);
 static void eval_pieces(EvalInfo *ei, int color);
 static void eval_shelter(EvalInfo *ei, int color);
 static void eval_danger(EvalInfo *ei, int color);
@@ -292,16 +305,19 @@ static void eval_material(EvalInfo *ei, int color)
     }
 }
 
-/* Doubled, isolated, backward and connected pawns. */
+/* Doubled, isolated, backward and connected pawns; notes the passed ones. */
 static void eval_pawns(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
     uint64_t own = b->pieces[make_piece(color, PAWN)], set = own;
     uint64_t theirs = b->pieces[make_piece(!color, PAWN)];
+    ei->passed[color] = 0;
     while (set) {
         int sq = bit_first(set), f = square_file(sq), stop = color == WHITE ? sq + 8 : sq - 8;
         uint64_t phalanx = adjacent_files[f] & own & (UINT64_C(0xff) << (8 * square_rank(sq)));
         set &= set - 1;
+        if (!(passed_span[color][sq] & theirs))
+            ei->passed[color] |= bit(sq);
         if (front_span[color][sq] & own)
             add(ei, TERM_PAWNS, color, W_PAWN_DOUBLED, 1);
         if (phalanx || (ei->pawn_attacks[color] & bit(sq)))
@@ -313,6 +329,31 @@ static void eval_pawns(EvalInfo *ei, int color)
             /* no neighbour level or behind to support the advance, and the stop square is guarded */
             add(ei, TERM_PAWNS, color, W_PAWN_BACKWARD, 1);
         }
+    }
+}
+
+/* Both sides' pawn terms, from the pawn cache when it holds these pawns (the tuner's
+ * feature record always computes them). */
+static void eval_pawn_structure(EvalInfo *ei)
+{
+    uint64_t white = ei->b->pieces[make_piece(WHITE, PAWN)], black = ei->b->pieces[make_piece(BLACK, PAWN)];
+    uint64_t mix = (white ^ (black * UINT64_C(0x9E3779B97F4A7C15))) * UINT64_C(0xD6E8FEB86659FD93);
+    PawnEntry *e = &pawn_cache[mix >> (64 - PAWN_CACHE_BITS)];
+    int c;
+    if (!ei->features && e->pawns[WHITE] == white && e->pawns[BLACK] == black) {
+        for (c = WHITE; c <= BLACK; c++) {
+            ei->score[TERM_PAWNS][c] += e->score[c];
+            ei->passed[c] = e->passed[c];
+        }
+        return;
+    }
+    for (c = WHITE; c <= BLACK; c++)
+        eval_pawns(ei, c);
+    e->pawns[WHITE] = white;
+    e->pawns[BLACK] = black;
+    for (c = WHITE; c <= BLACK; c++) {
+        e->score[c] = ei->score[TERM_PAWNS][c];
+        e->passed[c] = ei->passed[c];
     }
 }
 
@@ -415,14 +456,11 @@ static void eval_danger(EvalInfo *ei, int color)
 static void eval_passed(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
-    uint64_t own = b->pieces[make_piece(color, PAWN)], set = own, theirs = b->pieces[make_piece(!color, PAWN)];
-    uint64_t all = b->occupied[WHITE] | b->occupied[BLACK];
+    uint64_t set = ei->passed[color], all = b->occupied[WHITE] | b->occupied[BLACK];
     int defender_bare = ei->non_pawn[!color] == 0, runner = 0;
     while (set) {
         int sq = bit_first(set), r, stop, promo, to_go, king_dist;
         set &= set - 1;
-        if (passed_span[color][sq] & theirs)
-            continue;
         r = relative_rank(color, sq);
         stop = color == WHITE ? sq + 8 : sq - 8;
         add(ei, TERM_PASSED, color, W_PASSED + r, 1);
@@ -596,9 +634,9 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
         return 0;
     }
     eval_setup(&ei, b, features);
+    eval_pawn_structure(&ei);
     for (c = WHITE; c <= BLACK; c++) {
         eval_material(&ei, c);
-        eval_pawns(&ei, c);
         eval_pieces(&ei, c);
     }
     for (c = WHITE; c <= BLACK; c++) {
