@@ -155,7 +155,7 @@ static inline void add_danger(EvalInfo *ei, int color, int weight, int count);
 static uint64_t pawn_attack_set(uint64_t pawns, int color);
 static uint64_t forward_ranks(int color, int sq);
 static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
-static void eval_material(EvalInfo *ei, int color);
+static void eval_material(EvalInfo *ei, int color, const Accumulator *acc);
 static void eval_pawns(EvalInfo *ei, int color);
 static void eval_pawn_structure(EvalInfo *ei);
 static void eval_pieces(EvalInfo *ei, int color);
@@ -165,7 +165,7 @@ static void eval_passed(EvalInfo *ei, int color);
 static void eval_threats(EvalInfo *ei, int color);
 static void eval_mating(EvalInfo *ei, int color);
 static int eval_mating_override(EvalInfo *ei);
-static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features);
+static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc);
 static int endgame_scale(const EvalInfo *ei, int strong);
 static int has_bare_king(const Board *b);
 static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights);
@@ -177,6 +177,7 @@ static uint64_t file_set[8];
 static uint64_t adjacent_files[8];
 static uint64_t front_span[2][64];     /* squares ahead on the same file */
 static uint64_t passed_span[2][64];    /* squares ahead on the same and adjacent files */
+static int piece_square[PIECE_NB][64];  /* a piece's value and table entry on sq, packed */
 static int ready;
 
 static const char *const TERM_NAMES[TERM_NB] = {
@@ -236,7 +237,7 @@ static inline void add_danger(EvalInfo *ei, int color, int weight, int count)
 /* Fills the file and span masks once. */
 static void eval_init(void)
 {
-    int sq, f, c;
+    int sq, f, c, type;
     if (ready)
         return;
     for (f = 0; f < 8; f++)
@@ -255,6 +256,11 @@ static void eval_init(void)
                 passed_span[c][sq] |= front_span[c][sq + 1];
         }
     }
+    for (c = WHITE; c <= BLACK; c++)
+        for (type = PAWN; type <= KING; type++)
+            for (sq = 0; sq < 64; sq++)
+                piece_square[make_piece(c, type)][sq] = (type != KING ? HCE_WEIGHTS[W_PIECE_VALUE + type - PAWN] : 0)
+                                                      + HCE_WEIGHTS[W_PST + (type - PAWN) * 64 + (c == WHITE ? square_flip(sq) : sq)];
     ready = 1;
 }
 
@@ -289,10 +295,15 @@ int eval_non_pawn_material(const Board *b, int color)
 }
 
 /* Piece values and piece-square tables (drawn from white's side: the entry of white square
- * sq is [sq ^ 56], of black square sq is [sq]). */
-static void eval_material(EvalInfo *ei, int color)
+ * sq is [sq ^ 56], of black square sq is [sq]): their sum kept in the accumulator when there
+ * is one, else (and for the tuner's feature record) piece by piece. */
+static void eval_material(EvalInfo *ei, int color, const Accumulator *acc)
 {
     int type;
+    if (acc && !ei->features) {
+        ei->score[TERM_MATERIAL][color] += acc->material[color];
+        return;
+    }
     for (type = PAWN; type <= KING; type++) {
         uint64_t set = ei->b->pieces[make_piece(color, type)];
         if (type != KING)
@@ -612,8 +623,9 @@ static int fade(int score, const Board *b)
     return score * (FADE_PLIES - (b->halfmove < FIFTY_MOVE_PLIES ? b->halfmove : FIFTY_MOVE_PLIES)) / FADE_PLIES;
 }
 
-/* The evaluation behind eval_position and eval_features. */
-static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
+/* The evaluation behind eval_position, eval_features and eval_network (which has the
+ * position's accumulator, acc; else NULL). */
+static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc)
 {
     EvalInfo ei;
     int c, t, mg = 0, eg = 0, phase = 0, scale, score, type, special;
@@ -636,7 +648,7 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
     eval_setup(&ei, b, features);
     eval_pawn_structure(&ei);
     for (c = WHITE; c <= BLACK; c++) {
-        eval_material(&ei, c);
+        eval_material(&ei, c, acc);
         eval_pieces(&ei, c);
     }
     for (c = WHITE; c <= BLACK; c++) {
@@ -680,12 +692,12 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
 
 int eval_position(const Board *b, EvalTrace *trace)
 {
-    return eval_run(b, trace, NULL);
+    return eval_run(b, trace, NULL, NULL);
 }
 
 int eval_features(const Board *b, EvalFeatures *features)
 {
-    return eval_run(b, NULL, features);
+    return eval_run(b, NULL, features, NULL);
 }
 
 /* ---------------------------------------------------------------- the network */
@@ -729,12 +741,17 @@ static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, 
 void nnue_refresh(Accumulator *acc, const Board *b)
 {
     int p, sq;
+    eval_init();
     for (p = WHITE; p <= BLACK; p++) {
         memcpy(acc->side[p], NNUE_HIDDEN_BIASES, sizeof acc->side[p]);
+        acc->material[p] = 0;
         for (sq = 0; sq < 64; sq++)
             if (b->squares[sq] != EMPTY)
                 accumulator_add(acc->side[p], nnue_input(p, b->squares[sq], sq));
     }
+    for (sq = 0; sq < 64; sq++)
+        if (b->squares[sq] != EMPTY)
+            acc->material[piece_color(b->squares[sq])] += piece_square[b->squares[sq]][sq];
 }
 
 /* Records a piece put on or taken off a square. */
@@ -776,6 +793,12 @@ void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelt
         *after = *before;
         return;
     }
+    after->material[WHITE] = before->material[WHITE];
+    after->material[BLACK] = before->material[BLACK];
+    for (i = 0; i < d->add_count; i++)
+        after->material[piece_color(d->add_piece[i])] += piece_square[d->add_piece[i]][d->add_square[i]];
+    for (i = 0; i < d->remove_count; i++)
+        after->material[piece_color(d->remove_piece[i])] -= piece_square[d->remove_piece[i]][d->remove_square[i]];
     for (p = WHITE; p <= BLACK; p++) {
         int added[2] = { 0, 0 }, removed[2] = { 0, 0 };
         for (i = 0; i < d->add_count; i++)
@@ -830,9 +853,9 @@ int eval_network(const Board *b, const Accumulator *acc)
     if (board_insufficient_material(b))
         return 0;
     if (has_bare_king(b))
-        return eval_position(b, NULL); /* the mating knowledge */
+        return eval_run(b, NULL, NULL, acc); /* the mating knowledge */
     score = fade(nnue_evaluate(acc, b), b);
-    return (score * NETWORK_SHARE + eval_position(b, NULL) * (100 - NETWORK_SHARE)) / 100;
+    return (score * NETWORK_SHARE + eval_run(b, NULL, NULL, acc) * (100 - NETWORK_SHARE)) / 100;
 }
 
 /* ------------------------------------------------------------ for the tuner */

@@ -52,9 +52,12 @@ static inline int nnue_bucket(int pieces)
     return bucket < 0 ? 0 : bucket >= NNUE_BUCKETS ? NNUE_BUCKETS - 1 : bucket;
 }
 
-/* The hidden layer before clipping, from each side's view, kept up to date move by move. */
+/* What the evaluation keeps up to date move by move: the network's hidden layer before
+ * clipping, from each side's view, and the hand-written evaluation's material and
+ * piece-square sum of each colour (a packed pair, as the weights). */
 typedef struct {
     int16_t side[2][NNUE_HIDDEN];
+    int material[2];
 } Accumulator;
 
 /* Returns the input of a piece (colour and type) on sq, as `perspective` sees the board. */
