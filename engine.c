@@ -1111,7 +1111,7 @@ static int see(const Board *b, Move m)
 {
     int gain[SEE_MAX_CAPTURES], n = 0, from = move_from(m), to = move_to(m), side = b->side;
     int attacker = piece_type(b->squares[from]);
-    uint64_t occ = b->occupied[WHITE] | b->occupied[BLACK], att;
+    uint64_t occ = b->occupied[WHITE] | b->occupied[BLACK], att, queens, diagonal, straight;
 
     gain[0] = move_kind(m) == KIND_EN_PASSANT ? VALUE_PAWN : eval_piece_value(piece_type(b->squares[to]));
     if (move_kind(m) == KIND_PROMOTION) {
@@ -1122,6 +1122,9 @@ static int see(const Board *b, Move m)
     if (move_kind(m) == KIND_EN_PASSANT)
         occ &= ~((uint64_t)1 << (side == WHITE ? to - 8 : to + 8));
     att = attackers_to(b, to, occ);
+    queens = b->pieces[make_piece(WHITE, QUEEN)] | b->pieces[make_piece(BLACK, QUEEN)];
+    diagonal = b->pieces[make_piece(WHITE, BISHOP)] | b->pieces[make_piece(BLACK, BISHOP)] | queens;
+    straight = b->pieces[make_piece(WHITE, ROOK)] | b->pieces[make_piece(BLACK, ROOK)] | queens;
     for (;;) {
         int type, sq = NO_SQUARE;
         uint64_t mine;
@@ -1142,7 +1145,11 @@ static int see(const Board *b, Move m)
         }
         attacker = type;
         occ &= ~((uint64_t)1 << sq);
-        att = attackers_to(b, to, occ);
+        /* only a slider behind the piece that left can join in (an x-ray) */
+        if (type == PAWN || type == BISHOP || type == QUEEN)
+            att |= slider_attacks(BISHOP, to, occ) & diagonal;
+        if (type == ROOK || type == QUEEN)
+            att |= slider_attacks(ROOK, to, occ) & straight;
         if (n >= SEE_MAX_CAPTURES - 1)
             break;
     }

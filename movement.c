@@ -627,6 +627,12 @@ uint64_t piece_attacks(const Board *b, int type, int color, int sq)
     }
 }
 
+uint64_t slider_attacks(int type, int sq, uint64_t occupied)
+{
+    assert(type == BISHOP || type == ROOK || type == QUEEN);
+    return (type != ROOK ? bishop_attacks(sq, occupied) : 0) | (type != BISHOP ? rook_attacks(sq, occupied) : 0);
+}
+
 uint64_t attackers_to(const Board *b, int sq, uint64_t occupied)
 {
     uint64_t queens = b->pieces[make_piece(WHITE, QUEEN)] | b->pieces[make_piece(BLACK, QUEEN)];

@@ -118,6 +118,8 @@ uint64_t piece_attacks(const Board *b, int type, int color, int sq);
 /* Returns every piece of either colour in `occupied` that attacks sq, sliders seeing
  * through the squares missing from `occupied` (for exchange evaluation). */
 uint64_t attackers_to(const Board *b, int sq, uint64_t occupied);
+/* Returns the squares a bishop, rook or queen (type) on sq attacks given the occupied squares. */
+uint64_t slider_attacks(int type, int sq, uint64_t occupied);
 /* Returns 1 if `by` attacks sq. */
 int square_attacked(const Board *b, int sq, int by);
 /* Returns 1 if the side to move is in check. */
