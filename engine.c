@@ -145,6 +145,7 @@ struct Search {
     Move move_stack[MAX_PLY + 1];
     int piece_stack[MAX_PLY + 1];
     int eval_stack[MAX_PLY + 1];
+    uint8_t in_check[MAX_PLY + 2];         /* the side to move at each ply is in check */
     Accumulator acc[MAX_PLY + 2];           /* the network's hidden layer at each ply */
     NetworkDelta acc_delta[MAX_PLY + 2];    /* the move into each ply, as the network sees it */
     uint8_t acc_ready[MAX_PLY + 2];         /* 1: acc[ply] is up to date */
@@ -572,7 +573,7 @@ static void iterate(Search *s)
 {
     int depth, score = 0, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH;
     s->best_move = s->root_moves[0];
-    s->eval_stack[0] = board_in_check(&s->board) ? -SCORE_INF : evaluate(s, 0);
+    s->eval_stack[0] = s->in_check[0] ? -SCORE_INF : evaluate(s, 0);
     for (depth = 1; depth <= max_depth; depth++) {
         int delta = ASPIRATION_DELTA, alpha = -SCORE_INF, beta = SCORE_INF;
         if (depth >= ASPIRATION_DEPTH) {
@@ -627,6 +628,7 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
         lmr_ready = 1;
     }
     s->board = *board;
+    s->in_check[0] = board_in_check(board);
     nnue_refresh(&s->acc[0], board);
     s->acc_ready[0] = 1;
     s->nodes = 0;
@@ -664,7 +666,7 @@ static int search_root(Search *s, int alpha, int beta, int depth)
         Undo u;
         int new_depth = depth - 1, quiet = !move_is_capture(&s->board, m) && move_kind(m) != KIND_PROMOTION;
         push_move(s, m, &u, 0);
-        if (board_in_check(&s->board))
+        if (s->in_check[1])
             new_depth++;
         if (i == 0) {
             score = -search(s, -beta, -alpha, new_depth, 1, 0);
@@ -751,7 +753,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     }
 
     /* Step 4. Static evaluation. */
-    in_check = board_in_check(b);
+    in_check = s->in_check[ply];
+    assert(in_check == board_in_check(b));
     pieces = board_has_pieces(b, b->side);
     if (in_check) {
         eval = s->eval_stack[ply] = -SCORE_INF;
@@ -815,7 +818,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         }
 
         push_move(s, m, &u, ply);
-        gives_check = board_in_check(b);
+        gives_check = s->in_check[ply + 1];
         moves_tried++;
         if (quiet)
             quiets[quiet_count++] = m;
@@ -904,7 +907,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
             || (entry->bound == BOUND_UPPER && tt_score <= alpha))
             return tt_score;
     }
-    in_check = board_in_check(b);
+    in_check = s->in_check[ply];
+    assert(in_check == board_in_check(b));
     if (in_check) {
         best = stand_pat = -SCORE_INF;
     } else {
@@ -999,7 +1003,8 @@ static int evaluate(Search *s, int ply)
 }
 
 /* Makes m (MOVE_NONE: the null move) at ply: the board, the path's moves and keys, what it
- * changes for the network, the node count; starts loading the new position's table bucket. */
+ * changes for the network, whether it gives check, the node count; starts loading the new
+ * position's table bucket. */
 static void push_move(Search *s, Move m, Undo *u, int ply)
 {
     nnue_delta(&s->board, m, &s->acc_delta[ply + 1]);
@@ -1011,6 +1016,8 @@ static void push_move(Search *s, Move m, Undo *u, int ply)
     else
         board_make(&s->board, m, u);
     s->keys[s->key_count++] = s->board.key;
+    /* found once per node here, read by the node and by its parent (a null move never checks) */
+    s->in_check[ply + 1] = m != MOVE_NONE && board_in_check(&s->board);
     s->nodes++;
     tt_prefetch(&s->tt, s->board.key);
 }
