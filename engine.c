@@ -439,6 +439,10 @@ enum {
     FUTILITY_PER_PLY = 90,
     SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth, when they lose more */
     SEE_PRUNE_PER_PLY = 100,    /* than this a ply (static exchange evaluation) */
+    SEE_QUIET_DEPTH = 8,        /* quiet moves pruned up to this depth, when they lose more */
+    SEE_QUIET_PER_PLY = 64,     /* than this a ply (the piece is left to be taken), while the
+                                 * opponent has a piece: against a lone king or pawns every
+                                 * move is searched (K+B+N against K needs them) */
     LMR_DEPTH = 3,              /* late move reductions of quiet moves from this depth on, */
     LMR_HISTORY_DIVISOR = 6000, /* a ply less for every this much history (more when it is negative) */
     ROOT_LMR_DEPTH = 3,         /* at the root from this depth on, quiet moves after the first */
@@ -802,13 +806,17 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         int quiet = !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
         int new_depth = depth - 1, gives_check, r = 0;
 
-        /* Step 9. Prune late quiet moves and losing captures at low depth, never checks. */
+        /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
+         * never checks. */
         if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && pieces) {
             int prune = 0;
             if (quiet && !pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - improving))
                 prune = 1;
             else if (quiet && !pv_node && depth <= FUTILITY_DEPTH
                      && eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth <= alpha && order < ORDER_COUNTER)
+                prune = 1;
+            else if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side)
+                     && see(b, m) < -SEE_QUIET_PER_PLY * depth)
                 prune = 1;
             else if (!quiet && depth <= SEE_PRUNE_DEPTH && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
                      && see(b, m) < -SEE_PRUNE_PER_PLY * depth)
