@@ -426,6 +426,8 @@ enum {
     ASPIRATION_DELTA = 25,      /* this far either side of the last score, widened by half on a fail */
     RFP_DEPTH = 8,              /* reverse futility pruning up to this depth, when the evaluation */
     RFP_MARGIN = 80,            /* beats beta by this much a ply (a ply fewer when improving) */
+    RAZOR_DEPTH = 2,            /* razoring up to this depth, when the evaluation stays this much */
+    RAZOR_MARGIN = 250,         /* a ply below alpha */
     NMP_DEPTH = 3,              /* null move pruning from this depth on, reducing by NMP_REDUCTION */
     NMP_REDUCTION = 3,          /* plies, plus one every NMP_DEPTH_DIVISOR plies of depth, */
     NMP_DEPTH_DIVISOR = 4,
@@ -775,6 +777,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         /* Step 5. Reverse futility pruning: far above beta at low depth. */
         if (depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta && abs(beta) < SCORE_MATE_BOUND)
             return eval;
+
+        /* Step 5b. Razoring: far below alpha near the leaves, the quiescence search decides. */
+        if (depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha) {
+            score = qsearch(s, alpha, alpha + 1, ply);
+            if (score <= alpha)
+                return score;
+        }
 
         /* Step 6. Null move pruning, not in pawn endings (zugzwang). */
         if (depth >= NMP_DEPTH && eval >= beta && s->move_stack[ply - 1 >= 0 ? ply - 1 : 0] != MOVE_NONE
