@@ -142,6 +142,7 @@ static PawnEntry pawn_cache[1 << PAWN_CACHE_BITS];
 
 /* prototypes */
 static void eval_init(void);
+static int pst_weight(int color, int type, int sq);
 static inline int mg_of(int s);
 static inline int eg_of(int s);
 static inline uint64_t bit(int sq);
@@ -234,7 +235,14 @@ static inline void add_danger(EvalInfo *ei, int color, int weight, int count)
     note_feature(ei, color, weight, count);
 }
 
-/* Fills the file and span masks once. */
+/* Returns the weight of the piece-square table entry of a piece (colour and type) on sq: the
+ * tables are drawn from white's side, so white square sq is entry sq ^ 56, black's is sq. */
+static int pst_weight(int color, int type, int sq)
+{
+    return W_PST + (type - PAWN) * 64 + (color == WHITE ? square_flip(sq) : sq);
+}
+
+/* Fills the file and span masks and the piece-square sums once. */
 static void eval_init(void)
 {
     int sq, f, c, type;
@@ -260,7 +268,7 @@ static void eval_init(void)
         for (type = PAWN; type <= KING; type++)
             for (sq = 0; sq < 64; sq++)
                 piece_square[make_piece(c, type)][sq] = (type != KING ? HCE_WEIGHTS[W_PIECE_VALUE + type - PAWN] : 0)
-                                                      + HCE_WEIGHTS[W_PST + (type - PAWN) * 64 + (c == WHITE ? square_flip(sq) : sq)];
+                                                      + HCE_WEIGHTS[pst_weight(c, type, sq)];
     ready = 1;
 }
 
@@ -294,9 +302,8 @@ int eval_non_pawn_material(const Board *b, int color)
     return sum;
 }
 
-/* Piece values and piece-square tables (drawn from white's side: the entry of white square
- * sq is [sq ^ 56], of black square sq is [sq]): their sum kept in the accumulator when there
- * is one, else (and for the tuner's feature record) piece by piece. */
+/* Piece values and piece-square tables: their sum kept in the accumulator when there is one,
+ * else (and for the tuner's feature record) piece by piece. */
 static void eval_material(EvalInfo *ei, int color, const Accumulator *acc)
 {
     int type;
@@ -309,9 +316,9 @@ static void eval_material(EvalInfo *ei, int color, const Accumulator *acc)
         if (type != KING)
             add(ei, TERM_MATERIAL, color, W_PIECE_VALUE + type - PAWN, bit_count(set));
         while (set) {
-            int sq = bit_first(set), idx = color == WHITE ? square_flip(sq) : sq;
+            int sq = bit_first(set);
             set &= set - 1;
-            add(ei, TERM_MATERIAL, color, W_PST + (type - PAWN) * 64 + idx, 1);
+            add(ei, TERM_MATERIAL, color, pst_weight(color, type, sq), 1);
         }
     }
 }

@@ -608,7 +608,9 @@ static inline uint64_t bishop_attacks(int sq, uint64_t occ)
          | line_attacks(ray_set[sq][DIR_SE], ray_set[sq][DIR_NW], occ);
 }
 
-uint64_t piece_attacks(const Board *b, int type, int color, int sq)
+/* Returns the squares a piece of this type and colour on sq attacks, sliders stopping at
+ * the squares of occ. */
+static inline uint64_t attacks_from(int type, int color, int sq, uint64_t occ)
 {
     switch (type) {
     case PAWN:
@@ -619,18 +621,23 @@ uint64_t piece_attacks(const Board *b, int type, int color, int sq)
     case KING:
         return king_set[sq];
     case BISHOP:
-        return bishop_attacks(sq, all_pieces(b));
+        return bishop_attacks(sq, occ);
     case ROOK:
-        return rook_attacks(sq, all_pieces(b));
+        return rook_attacks(sq, occ);
     default:
-        return rook_attacks(sq, all_pieces(b)) | bishop_attacks(sq, all_pieces(b));
+        return rook_attacks(sq, occ) | bishop_attacks(sq, occ);
     }
+}
+
+uint64_t piece_attacks(const Board *b, int type, int color, int sq)
+{
+    return attacks_from(type, color, sq, all_pieces(b));
 }
 
 uint64_t slider_attacks(int type, int sq, uint64_t occupied)
 {
     assert(type == BISHOP || type == ROOK || type == QUEEN);
-    return (type != ROOK ? bishop_attacks(sq, occupied) : 0) | (type != BISHOP ? rook_attacks(sq, occupied) : 0);
+    return attacks_from(type, WHITE, sq, occupied);
 }
 
 uint64_t attackers_to(const Board *b, int sq, uint64_t occupied)
@@ -906,8 +913,7 @@ int move_is_legal(Board *b, Move m)
 int move_gives_check(Board *b, Move m)
 {
     int from = move_from(m), to = move_to(m), us = b->side, king = b->king_sq[!us];
-    int type = piece_type(b->squares[from]);
-    uint64_t occ = (all_pieces(b) & ~bit(from)) | bit(to), direct, sliders;
+    uint64_t occ = (all_pieces(b) & ~bit(from)) | bit(to), sliders;
     if (move_kind(m) != KIND_NORMAL) {
         /* castling, en passant and promotions (rare) are made and unmade */
         Undo u;
@@ -917,15 +923,8 @@ int move_gives_check(Board *b, Move m)
         board_unmake(b, m, &u);
         return check;
     }
-    switch (type) {
-    case PAWN: direct = pawn_attackers[!us][to]; break;
-    case KNIGHT: direct = knight_set[to]; break;
-    case BISHOP: direct = bishop_attacks(to, occ); break;
-    case ROOK: direct = rook_attacks(to, occ); break;
-    case QUEEN: direct = bishop_attacks(to, occ) | rook_attacks(to, occ); break;
-    default: direct = 0; break;
-    }
-    if (direct & bit(king))
+    /* a direct check (a king never attacks the other) */
+    if (attacks_from(piece_type(b->squares[from]), us, to, occ) & bit(king))
         return 1;
     /* a discovered check: one of our other sliders sees the king once from is empty (none
      * did before: the side to move never has the enemy king in check) */
