@@ -10,6 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The evaluation's hot functions are built twice where the compiler can pick a build as the
+ * program loads (GCC or Clang, x86-64, glibc's ifunc): for processors of the x86-64-v3 level
+ * (AVX2 for the network's layers, popcount for the hand-written terms) and for any; calls
+ * between them stay within one build. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define HOT_CLONES
+#endif
+
 /* A middlegame/endgame pair packed into one int (the Stockfish/Ethereal idiom). */
 #define S(mg, eg) ((int)((unsigned)(eg) * 0x10000u + (unsigned)(mg)))
 
@@ -155,23 +165,23 @@ static inline void add(EvalInfo *ei, int term, int color, int weight, int count)
 static inline void add_danger(EvalInfo *ei, int color, int weight, int count);
 static uint64_t pawn_attack_set(uint64_t pawns, int color);
 static uint64_t forward_ranks(int color, int sq);
-static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
-static void eval_material(EvalInfo *ei, int color, const Accumulator *acc);
+HOT_CLONES static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
+HOT_CLONES static void eval_material(EvalInfo *ei, int color, const Accumulator *acc);
 static void eval_pawns(EvalInfo *ei, int color);
-static void eval_pawn_structure(EvalInfo *ei);
-static void eval_pieces(EvalInfo *ei, int color);
-static void eval_shelter(EvalInfo *ei, int color);
-static void eval_danger(EvalInfo *ei, int color);
-static void eval_passed(EvalInfo *ei, int color);
-static void eval_threats(EvalInfo *ei, int color);
-static void eval_mating(EvalInfo *ei, int color);
+HOT_CLONES static void eval_pawn_structure(EvalInfo *ei);
+HOT_CLONES static void eval_pieces(EvalInfo *ei, int color);
+HOT_CLONES static void eval_shelter(EvalInfo *ei, int color);
+HOT_CLONES static void eval_danger(EvalInfo *ei, int color);
+HOT_CLONES static void eval_passed(EvalInfo *ei, int color);
+HOT_CLONES static void eval_threats(EvalInfo *ei, int color);
+HOT_CLONES static void eval_mating(EvalInfo *ei, int color);
 static int eval_mating_override(EvalInfo *ei);
-static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc);
+HOT_CLONES static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc);
 static int endgame_scale(const EvalInfo *ei, int strong);
 static int has_bare_king(const Board *b);
-static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights);
+HOT_CLONES static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights);
 static void accumulator_add(int16_t *values, int input);
-static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, const int *added, int add_count,
+HOT_CLONES static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, const int *added, int add_count,
                              const int *removed, int remove_count);
 
 static uint64_t file_set[8];
@@ -304,6 +314,7 @@ int eval_non_pawn_material(const Board *b, int color)
 
 /* Piece values and piece-square tables: their sum kept in the accumulator when there is one,
  * else (and for the tuner's feature record) piece by piece. */
+HOT_CLONES
 static void eval_material(EvalInfo *ei, int color, const Accumulator *acc)
 {
     int type;
@@ -352,6 +363,7 @@ static void eval_pawns(EvalInfo *ei, int color)
 
 /* Both sides' pawn terms, from the pawn cache when it holds these pawns (the tuner's
  * feature record always computes them). */
+HOT_CLONES
 static void eval_pawn_structure(EvalInfo *ei)
 {
     uint64_t white = ei->b->pieces[make_piece(WHITE, PAWN)], black = ei->b->pieces[make_piece(BLACK, PAWN)];
@@ -376,6 +388,7 @@ static void eval_pawn_structure(EvalInfo *ei)
 }
 
 /* Mobility, outposts, bishops, rooks on open files; gathers attacks and king danger. */
+HOT_CLONES
 static void eval_pieces(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
@@ -415,6 +428,7 @@ static void eval_pieces(EvalInfo *ei, int color)
 
 /* The pawns in front of color's king: its own shelter and the enemy's storm, on the king's
  * file and its neighbours (the edge files count the b or g file as the third). */
+HOT_CLONES
 static void eval_shelter(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
@@ -434,6 +448,7 @@ static void eval_shelter(EvalInfo *ei, int color)
 /* The danger color's pieces make for the other king: attackers, attacks on its zone, weak
  * squares there, safe checks, defenders; it costs the defender once two pieces attack (one
  * with the queen on the board). */
+HOT_CLONES
 static void eval_danger(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
@@ -471,6 +486,7 @@ static void eval_danger(EvalInfo *ei, int color)
 
 /* Passed pawns: rank, a free path, the kings' distances to the stop square, and the rule of
  * the square when the defender has only pawns left. */
+HOT_CLONES
 static void eval_passed(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
@@ -499,6 +515,7 @@ static void eval_passed(EvalInfo *ei, int color)
 
 /* Enemy pieces our pawns attack, majors our minors attack, queens our rooks attack, pieces
  * and pawns we attack that they do not defend, and safe pawn pushes that attack a piece. */
+HOT_CLONES
 static void eval_threats(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
@@ -530,6 +547,7 @@ enum {
 
 /* Against a bare king: drive it to the edge (the right corner with bishop and knight)
  * and bring the kings together. Special knowledge, outside the tuned weights. */
+HOT_CLONES
 static void eval_mating(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
@@ -601,6 +619,7 @@ const char *eval_term_name(int term)
 }
 
 /* Fills the attack sets every term reads and zeroes the scores. */
+HOT_CLONES
 static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features)
 {
     int c, t;
@@ -632,6 +651,7 @@ static int fade(int score, const Board *b)
 
 /* The evaluation behind eval_position, eval_features and eval_network (which has the
  * position's accumulator, acc; else NULL). */
+HOT_CLONES
 static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc)
 {
     EvalInfo ei;
@@ -725,6 +745,7 @@ static void accumulator_add(int16_t *values, int input)
 
 /* Writes into out the accumulator `in` with the inputs added[] on and removed[] off (one or
  * two of each), in one pass over the hidden layer. */
+HOT_CLONES
 static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, const int *added, int add_count,
                              const int *removed, int remove_count)
 {
@@ -822,6 +843,7 @@ void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelt
  * number, from 16-bit multiplies. Two passes, so that gcc and clang vectorize each with
  * what the baseline x86-64 and WebAssembly SIMD have (16-bit multiplies, then a
  * multiply-add of 16-bit pairs). */
+HOT_CLONES
 static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights)
 {
     int16_t squared[NNUE_HIDDEN];
