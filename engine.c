@@ -1588,6 +1588,7 @@ static int run_match(Search *s, int argc, char **argv);
 static int run_datagen(Search *s, int argc, char **argv);
 static double time_before_main(void);
 static void print_usage(FILE *out);
+static int asks_help(int argc, char **argv);
 static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, Limits *limits);
 static int run_batch(Search *s, const Limits *options);
 static int batch_read_line(char *line, size_t size);
@@ -1671,6 +1672,21 @@ static void print_usage(FILE *out)
         "  engine datagen --games 1000 --nodes 5000 --seed 1 --out data.txt\n");
 }
 
+/* Returns 1 for `engine --help` and for a subcommand's (`engine datagen --help`). */
+static int asks_help(int argc, char **argv)
+{
+    static const char *const SUBCOMMANDS[] = { "perft", "eval", "d", "bench", "match", "datagen" };
+    size_t i;
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return 1;
+    if (argc != 3 || (strcmp(argv[2], "--help") != 0 && strcmp(argv[2], "-h") != 0))
+        return 0;
+    for (i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)
+        if (strcmp(argv[1], SUBCOMMANDS[i]) == 0)
+            return 1;
+    return 0;
+}
+
 #ifndef ENGINE_NO_MAIN
 /* The program: UCI without arguments, else a subcommand or the one-shot call. Left out when
  * built with -DENGINE_NO_MAIN (the tests that include this file bring their own main). */
@@ -1687,7 +1703,7 @@ int main(int argc, char **argv)
         uci_loop(&context);
         return 0;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    if (asks_help(argc, argv)) {
         print_usage(stdout);
         return 0;
     }

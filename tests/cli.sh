@@ -111,6 +111,10 @@ expect_error 4 "checkmate" "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1" "Kf1" 1
 # Help, version, subcommands.
 run --help
 if [ $status -eq 0 ] && grep -q "exit status" "$tmp/out" && grep -q -- "--depth" "$tmp/out"; then ok; else bad "--help"; fi
+for sub in perft eval d bench match datagen; do
+  run "$sub" --help
+  if [ $status -eq 0 ] && grep -q "^usage: engine" "$tmp/out" && grep -qw -- "$sub" "$tmp/out"; then ok; else bad "$sub --help: status $status"; fi
+done
 run --version
 if [ $status -eq 0 ] && [[ "$out" =~ [0-9]+\.[0-9]+ ]]; then ok; else bad "--version: '$out'"; fi
 run perft 3
