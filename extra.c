@@ -172,7 +172,7 @@ static uint64_t pawn_attack_set(uint64_t pawns, int color);
 static uint64_t forward_ranks(int color, int sq);
 HOT_CLONES static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
 HOT_CLONES static void eval_material(EvalInfo *ei, int color, const Accumulator *acc);
-static void eval_pawns(EvalInfo *ei, int color);
+HOT_CLONES static void eval_pawns(EvalInfo *ei, int color);
 HOT_CLONES static void eval_pawn_structure(EvalInfo *ei);
 HOT_CLONES static void eval_pieces(EvalInfo *ei, int color);
 HOT_CLONES static void eval_shelter(EvalInfo *ei, int color);
@@ -340,6 +340,7 @@ static void eval_material(EvalInfo *ei, int color, const Accumulator *acc)
 }
 
 /* Doubled, isolated, backward and connected pawns; notes the passed ones. */
+HOT_CLONES
 static void eval_pawns(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
