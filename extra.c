@@ -10,16 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The evaluation's hot functions are built twice where the compiler can pick a build as the
- * program loads (GCC or Clang, x86-64, glibc's ifunc): for processors of the x86-64-v3 level
- * (AVX2 for the network's layers, popcount for the hand-written terms) and for any; calls
- * between them stay within one build. */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
-#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define HOT_CLONES
-#endif
-
 /* A middlegame/endgame pair packed into one int (the Stockfish/Ethereal idiom). */
 #define S(mg, eg) ((int)((unsigned)(eg) * 0x10000u + (unsigned)(mg)))
 
