@@ -9,10 +9,10 @@
 #include <stdint.h>
 
 /* Hot functions marked HOT_CLONES are built twice where the compiler can pick a build as the
- * program loads (GCC or Clang, x86-64, glibc's ifunc): for processors of the x86-64-v3 level
- * (popcount; AVX2 for the network's layers) and for any; calls between them stay within one
- * build. Static functions only: Clang wants the mark on every declaration. */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+ * program loads (GCC or Clang on x86-64 Linux, with glibc's ifunc): for processors of the
+ * x86-64-v3 level (popcount; AVX2 for the network's layers) and for any; calls between them
+ * stay within one build. Static functions only: Clang wants the mark on every declaration. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__)
 #define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define HOT_CLONES
