@@ -1968,6 +1968,7 @@ static void uci_ponderhit(Search *s);
 static void uci_poll(Search *s);
 static void uci_print_info(const Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Search *s);
+static Move uci_ponder_move(Search *s, Board *after);
 static void uci_cmd_idle(char *args);
 static void uci_cmd_quit(char *args);
 static void uci_cmd_d(char *args);
@@ -2542,16 +2543,30 @@ static void uci_print_info(const Search *s, int depth, int score, int bound)
            pv[0] ? " " : "", pv);
 }
 
-/* Answers bestmove, with the reply the PV expects as the ponder move when there is one. */
+/* The reply to ponder on in after (the board once the best move is made): the PV's second
+ * move, else the table's move there (a search stopped early may leave a one-move PV). */
+static Move uci_ponder_move(Search *s, Board *after)
+{
+    TTEntry *entry;
+    int hit;
+    if (s->pv_len[0] >= 2 && s->pv[0][0] == s->best_move && move_is_legal(after, s->pv[0][1]))
+        return s->pv[0][1];
+    entry = tt_probe(&s->tt, after->key, &hit);
+    return hit && entry->move != MOVE_NONE && move_is_legal(after, entry->move) ? entry->move : MOVE_NONE;
+}
+
+/* Answers bestmove, with a ponder move when there is one. */
 static void uci_print_bestmove(Search *s)
 {
     Board b = s->board;
     Undo u;
+    Move reply;
     char best[6], ponder[6];
     move_to_uci(s->best_move, best);
     board_make(&b, s->best_move, &u);
-    if (s->pv_len[0] >= 2 && s->pv[0][0] == s->best_move && move_is_legal(&b, s->pv[0][1])) {
-        move_to_uci(s->pv[0][1], ponder);
+    reply = uci_ponder_move(s, &b);
+    if (reply != MOVE_NONE) {
+        move_to_uci(reply, ponder);
         printf("bestmove %s ponder %s\n", best, ponder);
     } else {
         printf("bestmove %s\n", best);

@@ -136,6 +136,11 @@ check "go depth info lines" infos_ok
 timed_go "go nodes 20000"
 n=$(grep '^info depth' <<<"$got" | tail -1 | sed 's/.* nodes \([0-9]*\) .*/\1/')
 check "go nodes 20000 stays near the limit (${n:-none})" test "${n:-0}" -gt 0 -a "${n:-0}" -le 21000
+# Stopped by its node limit just as 1...e5 took over, this search's PV is that one move (with
+# the play of 8018703); the ponder move then comes from the table.
+send "ucinewgame" "position startpos moves e2e4"
+timed_go "go nodes 1284"
+check "ponder move with a one-move PV" grep -Eq "^bestmove $MOVE ponder $MOVE$" <<<"$line"
 
 # Clocks: sudden death, increment, moves to go, almost no time; all well inside the clock.
 timed_go "go wtime 2000 btime 2000"
