@@ -54,8 +54,11 @@ rescore=(datagen --games 2 --nodes 500 --seed 7 --rescore "$ENGINE" --rescore-no
 "$ENGINE" "${rescore[@]}" >"$tmp/r2" 2>/dev/null
 check "--rescore exits 0 with lines (status $status, $(cat "$tmp/rerr"))" [ $status -eq 0 ] && [ -s "$tmp/r1" ]
 check "--rescore: the same seed gives the same lines" cmp -s "$tmp/r1" "$tmp/r2"
+# the rescorer's lines: positions and results of the plain run (less those it scored as mates,
+# which are dropped: at most a tenth here), with other scores
 check "--rescore keeps the positions and results, with other scores" \
-  bash -c "diff <(cut -d'|' -f1,3 '$tmp/r1') <(cut -d'|' -f1,3 '$tmp/a') >/dev/null && ! cmp -s '$tmp/r1' '$tmp/a'"
+  bash -c "[ -z \"\$(comm -23 <(cut -d'|' -f1,3 '$tmp/r1' | sort) <(cut -d'|' -f1,3 '$tmp/a' | sort))\" ] \
+    && [ \$((10 * \$(wc -l <'$tmp/r1'))) -ge \$((9 * \$(wc -l <'$tmp/a'))) ] && ! cmp -s '$tmp/r1' '$tmp/a'"
 "$ENGINE" datagen --games 1 --nodes 300 --seed 1 --rescore "$tmp/none" --rescore-nodes 100 >"$tmp/out" 2>"$tmp/err"; status=$?
 check "--rescore with no engine: status 1 and one error line ($status, $(cat "$tmp/err"))" \
   [ "$status $(grep -c '^error: ' "$tmp/err")" = "1 1" ]
