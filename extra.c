@@ -858,10 +858,13 @@ static int32_t output_half(const int16_t *restrict values, const int16_t *restri
     int32_t sum = 0;
     int j;
     for (j = 0; j < NNUE_HIDDEN; j++) {
-        int16_t v = values[j] < 0 ? 0 : values[j] > NNUE_QA ? NNUE_QA : values[j];
+        uint16_t v = (uint16_t)(values[j] < 0 ? 0 : values[j] > NNUE_QA ? NNUE_QA : values[j]);
         uint16_t scaled = (uint16_t)(v << SQUARE_PRESHIFT);
-        uint32_t product = (uint32_t)scaled * scaled;
-        squared[j] = (int16_t)((uint16_t)(product >> 16) + ((uint16_t)product >> 15));
+        /* the high half of scaled^2, rounded by bit 15 of its low half, which is bit
+         * 15 - 2 * SQUARE_PRESHIFT of v^2: so written, both are 16-bit multiplies */
+        uint16_t high = (uint16_t)(((uint32_t)scaled * scaled) >> 16);
+        uint16_t round = (uint16_t)((uint16_t)((unsigned)v * v) >> (15 - 2 * SQUARE_PRESHIFT) & 1);
+        squared[j] = (int16_t)(high + round);
     }
     for (j = 0; j < NNUE_HIDDEN; j++)
         sum += (int32_t)squared[j] * weights[j];
