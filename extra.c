@@ -151,7 +151,6 @@ static int pst_weight(int color, int type, int sq);
 static inline int mg_of(int s);
 static inline int eg_of(int s);
 static inline uint64_t bit(int sq);
-static inline int bit_last(uint64_t set);
 static inline int relative_rank(int color, int sq);
 static inline int distance(int a, int b);
 static inline int manhattan(int a, int b);
@@ -193,12 +192,6 @@ static const char *const TERM_NAMES[TERM_NB] = {
 static inline int mg_of(int s) { return (int)(int16_t)(uint16_t)((unsigned)s & 0xffffu); }
 static inline int eg_of(int s) { return (int)(int16_t)(uint16_t)(((unsigned)s + 0x8000u) >> 16); }
 static inline uint64_t bit(int sq) { return (uint64_t)1 << sq; }
-static inline int bit_last(uint64_t set)
-{
-    while (set & (set - 1))
-        set &= set - 1;
-    return bit_first(set);
-}
 static inline int relative_rank(int color, int sq) { return color == WHITE ? square_rank(sq) : 7 - square_rank(sq); }
 
 static inline int manhattan(int a, int b)

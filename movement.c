@@ -18,14 +18,10 @@ static void put_piece(Board *b, int piece, int sq);
 static void remove_piece(Board *b, int sq);
 static void move_piece(Board *b, int from, int to);
 static inline uint64_t all_pieces(const Board *b);
-static inline int bit_last(uint64_t set);
 static inline int pop_last(uint64_t *set);
 static inline uint64_t ray_up(int sq, int d, uint64_t occ);
 static inline uint64_t ray_down(int sq, int d, uint64_t occ);
 static inline uint64_t ray_attacks(int sq, int d, uint64_t occ);
-static inline uint64_t line_attacks(uint64_t down, uint64_t up, uint64_t occ);
-static inline uint64_t rook_attacks(int sq, uint64_t occ);
-static inline uint64_t bishop_attacks(int sq, uint64_t occ);
 static int attacked_through(const Board *b, int sq, int by, uint64_t occ);
 static int parse_placement(Board *b, const char *s, char *err, size_t err_size);
 static int parse_castling(Board *b, const char *s, char *err, size_t err_size);
@@ -61,19 +57,16 @@ static int letter_type(int c);
 #define RANK_6 (RANK_1 << 40)
 #define RANK_8 (RANK_1 << 56)
 
-/* Ray directions: 0-3 orthogonal (rook), 4-7 diagonal (bishop). N, E, NE and NW run
- * to higher square numbers, S, W, SE and SW to lower ones. */
-enum { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW, DIR_NB };
 static const int DIR_FILE[DIR_NB] = { 0, 0, 1, -1, 1, -1, 1, -1 };
 static const int DIR_RANK[DIR_NB] = { 1, -1, 0, 0, 1, 1, -1, -1 };
 static const int DIR_UP[DIR_NB] = { 1, 0, 1, 0, 1, 1, 0, 0 }; /* runs to higher squares */
 
 static int8_t knight_to[64][9];         /* target lists, ended by -1 */
 static int8_t king_to[64][9];
-static uint64_t knight_set[64];
-static uint64_t king_set[64];
-static uint64_t pawn_attackers[2][64];  /* squares from which a pawn of colour c attacks sq */
-static uint64_t ray_set[64][DIR_NB];    /* squares along direction d from sq, to the edge */
+uint64_t knight_set[64];
+uint64_t king_set[64];
+uint64_t pawn_attackers[2][64];
+uint64_t ray_set[64][DIR_NB];
 static uint64_t rook_lines[64];         /* rook attacks from sq on an empty board */
 static uint64_t bishop_lines[64];       /* the same for a bishop */
 static uint8_t castle_keep[64];         /* castling bits that survive a move touching sq */
@@ -91,22 +84,6 @@ static inline uint64_t bit(int sq) { return (uint64_t)1 << sq; }
 /* Returns the occupied squares of both colours. */
 static inline uint64_t all_pieces(const Board *b) { return b->occupied[WHITE] | b->occupied[BLACK]; }
 
-/* Index of the highest set bit of a non-empty set (bit_first's twin in movement.h). */
-static inline int bit_last(uint64_t set)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return 63 ^ __builtin_clzll(set);
-#else
-    /* the set smeared down to bit 0 holds the highest bit's index plus one bits, portable C99 */
-    set |= set >> 1;
-    set |= set >> 2;
-    set |= set >> 4;
-    set |= set >> 8;
-    set |= set >> 16;
-    set |= set >> 32;
-    return bit_count(set) - 1;
-#endif
-}
 
 static inline int pop_first(uint64_t *set)
 {
@@ -594,62 +571,11 @@ static inline uint64_t ray_attacks(int sq, int d, uint64_t occ)
     return DIR_UP[d] ? ray_up(sq, d, occ) : ray_down(sq, d, occ);
 }
 
-/* Returns the squares a slider on sq attacks along one line, given the line's rays from sq
- * to lower squares (`down`) and to higher ones (`up`) and the occupied squares occ.
- * Obstruction difference (Michael Hoffmann, chessprogramming.org/Obstruction_Difference):
- * subtracting the nearest blocker below from the blockers above borrows through every
- * square up to the nearest blocker above; a1 stands in below when nothing is there. */
-static inline uint64_t line_attacks(uint64_t down, uint64_t up, uint64_t occ)
-{
-    uint64_t above = up & occ, below = bit(bit_last((down & occ) | bit(0)));
-    return (down | up) & (above ^ (above - below));
-}
 
-/* Returns the squares a rook on sq attacks, given the occupied squares occ. */
-static inline uint64_t rook_attacks(int sq, uint64_t occ)
-{
-    return line_attacks(ray_set[sq][DIR_S], ray_set[sq][DIR_N], occ)
-         | line_attacks(ray_set[sq][DIR_W], ray_set[sq][DIR_E], occ);
-}
 
-/* Returns the squares a bishop on sq attacks, given the occupied squares occ. */
-static inline uint64_t bishop_attacks(int sq, uint64_t occ)
-{
-    return line_attacks(ray_set[sq][DIR_SW], ray_set[sq][DIR_NE], occ)
-         | line_attacks(ray_set[sq][DIR_SE], ray_set[sq][DIR_NW], occ);
-}
 
-/* Returns the squares a piece of this type and colour on sq attacks, sliders stopping at
- * the squares of occ. */
-static inline uint64_t attacks_from(int type, int color, int sq, uint64_t occ)
-{
-    switch (type) {
-    case PAWN:
-        /* the squares attacked from sq are those from which the other colour's pawn would be attacked */
-        return pawn_attackers[!color][sq];
-    case KNIGHT:
-        return knight_set[sq];
-    case KING:
-        return king_set[sq];
-    case BISHOP:
-        return bishop_attacks(sq, occ);
-    case ROOK:
-        return rook_attacks(sq, occ);
-    default:
-        return rook_attacks(sq, occ) | bishop_attacks(sq, occ);
-    }
-}
 
-uint64_t piece_attacks(const Board *b, int type, int color, int sq)
-{
-    return attacks_from(type, color, sq, all_pieces(b));
-}
 
-uint64_t slider_attacks(int type, int sq, uint64_t occupied)
-{
-    assert(type == BISHOP || type == ROOK || type == QUEEN);
-    return attacks_from(type, WHITE, sq, occupied);
-}
 
 uint64_t attackers_to(const Board *b, int sq, uint64_t occupied)
 {

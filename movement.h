@@ -5,6 +5,7 @@
 #ifndef MOVEMENT_H
 #define MOVEMENT_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -110,6 +111,94 @@ static inline int bit_count(uint64_t set)
     return (int)((set * UINT64_C(0x0101010101010101)) >> 56);
 }
 
+/* ---------------------------------------------------------------- attacks
+ * Inline here, so that the evaluation's many calls cost no more than movement.c's own. The
+ * tables are movement.c's, filled before the first board exists, and read-only elsewhere. */
+
+/* Ray directions: 0-3 orthogonal (rook), 4-7 diagonal (bishop). N, E, NE and NW run
+ * to higher square numbers, S, W, SE and SW to lower ones. */
+enum { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW, DIR_NB };
+extern uint64_t knight_set[64];
+extern uint64_t king_set[64];
+extern uint64_t pawn_attackers[2][64];  /* squares from which a pawn of colour c attacks sq */
+extern uint64_t ray_set[64][DIR_NB];    /* squares along direction d from sq, to the edge */
+
+/* Index of the highest set bit of a non-empty set. */
+static inline int bit_last(uint64_t set)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 ^ __builtin_clzll(set);
+#else
+    /* the set smeared down to bit 0 holds the highest bit's index plus one bits, portable C99 */
+    set |= set >> 1;
+    set |= set >> 2;
+    set |= set >> 4;
+    set |= set >> 8;
+    set |= set >> 16;
+    set |= set >> 32;
+    return bit_count(set) - 1;
+#endif
+}
+
+/* Returns the squares a slider on sq attacks along one line, given the line's rays from sq
+ * to lower squares (`down`) and to higher ones (`up`) and the occupied squares occ.
+ * Obstruction difference (Michael Hoffmann, chessprogramming.org/Obstruction_Difference):
+ * subtracting the nearest blocker below from the blockers above borrows through every
+ * square up to the nearest blocker above; a1 stands in below when nothing is there. */
+static inline uint64_t line_attacks(uint64_t down, uint64_t up, uint64_t occ)
+{
+    uint64_t above = up & occ, below = (uint64_t)1 << bit_last((down & occ) | 1);
+    return (down | up) & (above ^ (above - below));
+}
+
+/* Returns the squares a rook on sq attacks, given the occupied squares occ. */
+static inline uint64_t rook_attacks(int sq, uint64_t occ)
+{
+    return line_attacks(ray_set[sq][DIR_S], ray_set[sq][DIR_N], occ)
+         | line_attacks(ray_set[sq][DIR_W], ray_set[sq][DIR_E], occ);
+}
+
+/* Returns the squares a bishop on sq attacks, given the occupied squares occ. */
+static inline uint64_t bishop_attacks(int sq, uint64_t occ)
+{
+    return line_attacks(ray_set[sq][DIR_SW], ray_set[sq][DIR_NE], occ)
+         | line_attacks(ray_set[sq][DIR_SE], ray_set[sq][DIR_NW], occ);
+}
+
+/* Returns the squares a piece of this type and colour on sq attacks, sliders stopping at
+ * the squares of occ. */
+static inline uint64_t attacks_from(int type, int color, int sq, uint64_t occ)
+{
+    switch (type) {
+    case PAWN:
+        /* the squares attacked from sq are those from which the other colour's pawn would be attacked */
+        return pawn_attackers[!color][sq];
+    case KNIGHT:
+        return knight_set[sq];
+    case KING:
+        return king_set[sq];
+    case BISHOP:
+        return bishop_attacks(sq, occ);
+    case ROOK:
+        return rook_attacks(sq, occ);
+    default:
+        return rook_attacks(sq, occ) | bishop_attacks(sq, occ);
+    }
+}
+
+/* Returns the squares a piece of this type and colour on sq attacks, given b's occupancy. */
+static inline uint64_t piece_attacks(const Board *b, int type, int color, int sq)
+{
+    return attacks_from(type, color, sq, b->occupied[WHITE] | b->occupied[BLACK]);
+}
+
+/* Returns the squares a bishop, rook or queen (type) on sq attacks given the occupied squares. */
+static inline uint64_t slider_attacks(int type, int sq, uint64_t occupied)
+{
+    assert(type == BISHOP || type == ROOK || type == QUEEN);
+    return attacks_from(type, WHITE, sq, occupied);
+}
+
 /* Parses FEN into b. Returns 1, or 0 with a one-line reason in err. */
 int board_from_fen(Board *b, const char *fen, char *err, size_t err_size);
 /* Writes b as FEN (at least FEN_MAX bytes). */
@@ -123,13 +212,9 @@ int board_is_ok(const Board *b);
 /* Recomputes the Zobrist key from scratch. */
 uint64_t board_compute_key(const Board *b);
 
-/* Returns the squares a piece of this type and colour on sq attacks, given b's occupancy. */
-uint64_t piece_attacks(const Board *b, int type, int color, int sq);
 /* Returns every piece of either colour in `occupied` that attacks sq, sliders seeing
  * through the squares missing from `occupied` (for exchange evaluation). */
 uint64_t attackers_to(const Board *b, int sq, uint64_t occupied);
-/* Returns the squares a bishop, rook or queen (type) on sq attacks given the occupied squares. */
-uint64_t slider_attacks(int type, int sq, uint64_t occupied);
 /* Returns 1 if `by` attacks sq. */
 int square_attacked(const Board *b, int sq, int by);
 /* Returns 1 if the side to move is in check. */
