@@ -286,12 +286,6 @@ static uint64_t forward_ranks(int color, int sq)
     return color == WHITE ? from_rank : up_to_rank;
 }
 
-int eval_piece_value(int type)
-{
-    static const int VALUES[7] = { 0, VALUE_PAWN, VALUE_KNIGHT, VALUE_BISHOP, VALUE_ROOK, VALUE_QUEEN, VALUE_KING };
-    return VALUES[type];
-}
-
 int eval_non_pawn_material(const Board *b, int color)
 {
     int type, sum = 0;
@@ -623,24 +617,21 @@ const char *eval_term_name(int term)
 HOT_CLONES
 static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features)
 {
-    int c, t;
+    int c;
     ei->b = b;
     ei->features = features;
+    memset(ei->attacked_by, 0, sizeof ei->attacked_by);
+    memset(ei->king_attackers, 0, sizeof ei->king_attackers);
+    memset(ei->score, 0, sizeof ei->score);
     for (c = WHITE; c <= BLACK; c++) {
         ei->non_pawn[c] = eval_non_pawn_material(b, c);
         ei->pawn_attacks[c] = pawn_attack_set(b->pieces[make_piece(c, PAWN)], c);
-        for (t = 0; t < 7; t++)
-            ei->attacked_by[c][t] = 0;
         ei->attacked_by[c][PAWN] = ei->pawn_attacks[c];
         ei->attacked_by[c][KING] = piece_attacks(b, KING, c, b->king_sq[c]);
         ei->attacks[c] = ei->pawn_attacks[c] | ei->attacked_by[c][KING];
         ei->king_zone[c] = ei->attacked_by[c][KING] | bit(b->king_sq[c]);
-        for (t = 0; t < 7; t++)
-            ei->king_attackers[c][t] = 0;
         ei->zone_attacks[c] = 0;
         ei->danger[c] = 0;
-        for (t = 0; t < TERM_NB; t++)
-            ei->score[t][c] = 0;
     }
 }
 

@@ -98,8 +98,13 @@ int eval_position(const Board *b, EvalTrace *trace);
 const char *eval_term_name(int term);
 /* Returns the value of color's pieces other than pawns and the king. */
 int eval_non_pawn_material(const Board *b, int color);
-/* Returns a rough value of a piece type, for move ordering and exchange evaluation. */
-int eval_piece_value(int type);
+/* Returns a rough value of a piece type, for move ordering and exchange evaluation (inline:
+ * the search asks at every capture). */
+static inline int eval_piece_value(int type)
+{
+    static const int VALUES[7] = { 0, VALUE_PAWN, VALUE_KNIGHT, VALUE_BISHOP, VALUE_ROOK, VALUE_QUEEN, VALUE_KING };
+    return VALUES[type];
+}
 
 /* The evaluation as the tuner sees it: every weight is a packed middlegame/endgame pair
  * (eval_weight_mg/eg unpack it), and a position's score is a function of how often each
