@@ -647,7 +647,8 @@ HOT_CLONES
 static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc)
 {
     EvalInfo ei;
-    int c, t, mg = 0, eg = 0, phase = 0, scale, score, type, special;
+    int c, t, mg, eg, phase = 0, scale, score, type, special;
+    unsigned total = 0;
 
     eval_init();
     if (features) {
@@ -679,10 +680,11 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, co
     }
     add(&ei, TERM_TEMPO, b->side, W_TEMPO, 1);
     special = eval_mating_override(&ei);
-    for (t = 0; t < TERM_NB; t++) {
-        mg += mg_of(ei.score[t][WHITE]) - mg_of(ei.score[t][BLACK]);
-        eg += eg_of(ei.score[t][WHITE]) - eg_of(ei.score[t][BLACK]);
-    }
+    /* packed pairs add up as pairs (unsigned: no overflow) while each half stays within 16 bits */
+    for (t = 0; t < TERM_NB; t++)
+        total += (unsigned)ei.score[t][WHITE] - (unsigned)ei.score[t][BLACK];
+    mg = mg_of((int)total);
+    eg = eg_of((int)total);
     for (type = KNIGHT; type <= QUEEN; type++)
         phase += PHASE_WEIGHT[type] * bit_count(b->pieces[make_piece(WHITE, type)] | b->pieces[make_piece(BLACK, type)]);
     if (phase > PHASE_MAX)
