@@ -864,11 +864,14 @@ int move_gives_check(Board *b, Move m)
     if (attacks_from(piece_type(b->squares[from]), us, to, occ) & bit(king))
         return 1;
     /* a discovered check: one of our other sliders sees the king once from is empty (none
-     * did before: the side to move never has the enemy king in check) */
+     * did before: the side to move never has the enemy king in check), along the king's
+     * line through from */
     sliders = b->pieces[make_piece(us, QUEEN)] & ~bit(from);
-    return ((bishop_attacks(king, occ) & (sliders | b->pieces[make_piece(us, BISHOP)]))
-            | (rook_attacks(king, occ) & (sliders | b->pieces[make_piece(us, ROOK)])))
-         & ~bit(from) & ~bit(to) ? 1 : 0;
+    if (bishop_lines[king] & bit(from))
+        return (bishop_attacks(king, occ) & (sliders | b->pieces[make_piece(us, BISHOP)]) & ~bit(from) & ~bit(to)) != 0;
+    if (rook_lines[king] & bit(from))
+        return (rook_attacks(king, occ) & (sliders | b->pieces[make_piece(us, ROOK)]) & ~bit(from) & ~bit(to)) != 0;
+    return 0;
 }
 
 int move_is_capture(const Board *b, Move m)
