@@ -63,10 +63,13 @@ bench: engine
 	./engine bench
 
 # Wall time / limit at 0.05, 0.2, 1 and 3 s with BUSY cores kept busy (1: the other core; 2:
-# both cores of the 2-core machine), a benchmark of about 90 s.
+# both cores of the 2-core machine), a benchmark of about 90 s. LIMITS and COUNT (calls a
+# limit) choose others: `make timing LIMITS=0.1 COUNT=2000` measures the 99.9th percentile.
 BUSY ?= 1
+LIMITS ?= 0.05 0.2 1 3
+COUNT ?= 20
 timing: engine
-	BUSY=$(BUSY) bash tests/timing.sh ./engine
+	BUSY=$(BUSY) LIMITS="$(LIMITS)" COUNT=$(COUNT) bash tests/timing.sh ./engine
 
 # An SPRT of the working tree against git revision BASE, both at NODES nodes a move (the base
 # built in a temporary directory, speaking UCI): stops at the verdict or after GAMES games.
