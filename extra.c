@@ -171,6 +171,7 @@ HOT_CLONES static void eval_threats(EvalInfo *ei, int color);
 HOT_CLONES static void eval_mating(EvalInfo *ei, int color);
 static int eval_mating_override(EvalInfo *ei);
 HOT_CLONES static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc);
+static int eval_outside_search(const Board *b, EvalTrace *trace, EvalFeatures *features);
 static int endgame_scale(const EvalInfo *ei, int strong);
 static int has_bare_king(const Board *b);
 HOT_CLONES static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights);
@@ -642,7 +643,8 @@ static int fade(int score, const Board *b)
 }
 
 /* The evaluation behind eval_position, eval_features and eval_network (which has the
- * position's accumulator, acc; else NULL). */
+ * position's accumulator, acc; else NULL), of a position that is not a dead draw: its
+ * callers rule those out first. */
 HOT_CLONES
 static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc)
 {
@@ -654,16 +656,6 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, co
     if (features) {
         features->length = 0;
         features->halfmove = b->halfmove;
-    }
-    if (board_insufficient_material(b)) {
-        if (trace) {
-            for (t = 0; t < TERM_NB; t++)
-                trace->mg[t][0] = trace->mg[t][1] = trace->eg[t][0] = trace->eg[t][1] = 0;
-            trace->phase = trace->scale = trace->white_score = 0;
-        }
-        if (features)
-            features->phase = features->scale = features->linear = 0;
-        return 0;
     }
     eval_setup(&ei, b, features);
     eval_pawn_structure(&ei);
@@ -711,14 +703,33 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, co
     return b->side == WHITE ? score : -score;
 }
 
+/* eval_run's answer outside the search, where dead draws (0, every term 0) are not yet ruled out. */
+static int eval_outside_search(const Board *b, EvalTrace *trace, EvalFeatures *features)
+{
+    int t;
+    if (!board_insufficient_material(b))
+        return eval_run(b, trace, features, NULL);
+    if (trace) {
+        for (t = 0; t < TERM_NB; t++)
+            trace->mg[t][0] = trace->mg[t][1] = trace->eg[t][0] = trace->eg[t][1] = 0;
+        trace->phase = trace->scale = trace->white_score = 0;
+    }
+    if (features) {
+        features->length = 0;
+        features->halfmove = b->halfmove;
+        features->phase = features->scale = features->linear = 0;
+    }
+    return 0;
+}
+
 int eval_position(const Board *b, EvalTrace *trace)
 {
-    return eval_run(b, trace, NULL, NULL);
+    return eval_outside_search(b, trace, NULL);
 }
 
 int eval_features(const Board *b, EvalFeatures *features)
 {
-    return eval_run(b, NULL, features, NULL);
+    return eval_outside_search(b, NULL, features);
 }
 
 /* ---------------------------------------------------------------- the network */
