@@ -63,7 +63,7 @@ static const int DIR_UP[DIR_NB] = { 1, 0, 1, 0, 1, 1, 0, 0 }; /* runs to higher 
 
 static int8_t knight_to[64][9];         /* target lists, ended by -1 */
 static int8_t king_to[64][9];
-uint64_t knight_set[64];
+uint64_t knight_set[64];                /* these four: movement.h's attacks read them */
 uint64_t king_set[64];
 uint64_t pawn_attackers[2][64];
 uint64_t ray_set[64][DIR_NB];
@@ -83,7 +83,6 @@ static inline uint64_t bit(int sq) { return (uint64_t)1 << sq; }
 
 /* Returns the occupied squares of both colours. */
 static inline uint64_t all_pieces(const Board *b) { return b->occupied[WHITE] | b->occupied[BLACK]; }
-
 
 static inline int pop_first(uint64_t *set)
 {
@@ -570,12 +569,6 @@ static inline uint64_t ray_attacks(int sq, int d, uint64_t occ)
 {
     return DIR_UP[d] ? ray_up(sq, d, occ) : ray_down(sq, d, occ);
 }
-
-
-
-
-
-
 
 uint64_t attackers_to(const Board *b, int sq, uint64_t occupied)
 {
