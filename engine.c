@@ -187,7 +187,7 @@ static void report_iteration(Search *s, int depth, int score, int bound);
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
 static int search_root(Search *s, int alpha, int beta, int depth);
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
-static int qsearch(Search *s, int alpha, int beta, int ply);
+static int qsearch(Search *s, int alpha, int beta, int ply, int checks);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
 static int evaluate(Search *s, int ply);
 static void push_move(Search *s, Move m, Undo *u, int ply);
@@ -196,6 +196,7 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
 static Move picker_next(MovePicker *mp, int *score);
 static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
 static int see(const Board *b, Move m);
+static void keep_noisy_and_checks(Board *b, MoveList *list);
 static double ln(double x);
 static void lmr_init(void);
 static uint64_t bench_run(Search *s, int depth, int *positions);
@@ -723,7 +724,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
     /* Step 1. Leaves go to the quiescence search. */
     if (depth <= 0)
-        return qsearch(s, alpha, beta, ply);
+        return qsearch(s, alpha, beta, ply, 1);
     s->pv_len[ply] = ply;
     if (ply > s->seldepth)
         s->seldepth = ply;
@@ -780,7 +781,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
         /* Step 5b. Razoring: far below alpha near the leaves, the quiescence search decides. */
         if (depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha) {
-            score = qsearch(s, alpha, alpha + 1, ply);
+            score = qsearch(s, alpha, alpha + 1, ply, 1);
             if (score <= alpha)
                 return score;
         }
@@ -897,8 +898,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 }
 
 /* The quiescence search at ply: the static evaluation (stand pat) against captures and
- * promotions, every move when in check; returns the score for the side to move. */
-static int qsearch(Search *s, int alpha, int beta, int ply)
+ * promotions, and with `checks` (its first ply) quiet checks that do not lose material by
+ * SEE; every move when in check. Returns the score for the side to move. */
+static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
 {
     Board *b = &s->board;
     MoveList list;
@@ -935,13 +937,19 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
         if (best > alpha)
             alpha = best;
     }
-    gen_legal(b, &list, in_check ? GEN_ALL : GEN_NOISY);
+    gen_legal(b, &list, in_check || checks ? GEN_ALL : GEN_NOISY);
     if (in_check && list.count == 0)
         return -SCORE_MATE + ply;
+    if (!in_check && checks)
+        keep_noisy_and_checks(b, &list);
     picker_init(s, &mp, &list, tt_move, ply);
     while ((m = picker_next(&mp, &order)) != MOVE_NONE) {
         Undo u;
-        if (!in_check) {
+        if (!in_check && checks && !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION) {
+            /* a quiet check (the list keeps no other quiet move) that does not lose material */
+            if (see(b, m) < 0)
+                continue;
+        } else if (!in_check) {
             /* skip losing captures and those that cannot reach alpha (delta pruning) */
             if (order < ORDER_GOOD_CAPTURE && order != ORDER_TT)
                 continue;
@@ -951,7 +959,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
                 continue;
         }
         push_move(s, m, &u, ply);
-        score = -qsearch(s, -beta, -alpha, ply + 1);
+        score = -qsearch(s, -beta, -alpha, ply + 1, 0);
         if (pop_move(s, m, &u))
             return 0;
         if (score > best) {
@@ -967,6 +975,18 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     tt_store(&s->tt, b->key, best_move, best, stand_pat == -SCORE_INF ? 0 : stand_pat, 0,
              best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
     return best;
+}
+
+/* Keeps in list its captures, promotions and checks, in their order. */
+static void keep_noisy_and_checks(Board *b, MoveList *list)
+{
+    int i, kept = 0;
+    for (i = 0; i < list->count; i++) {
+        Move m = list->moves[i];
+        if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION || move_gives_check(b, m))
+            list->moves[kept++] = m;
+    }
+    list->count = kept;
 }
 
 /* After the quiet move best cut off at ply and depth: a killer, the counter-move of the move
