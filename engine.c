@@ -721,6 +721,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     int hit, in_check, eval, best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0;
     int old_alpha = alpha, improving, order, tt_depth = 0, tt_bound = BOUND_NONE, tt_score = 0;
     int pieces; /* the side to move has more than pawns: no zugzwang feared */
+    CheckSquares cs;
+    int cs_ready = 0; /* cs is found at the first pruning that needs it */
 
     /* Step 1. Leaves go to the quiescence search. */
     if (depth <= 0)
@@ -831,7 +833,11 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             else if (!quiet && depth <= SEE_PRUNE_DEPTH && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
                      && see(b, m) < -SEE_PRUNE_PER_PLY * depth)
                 prune = 1;
-            if (prune && !move_gives_check(b, m))
+            if (prune && !cs_ready) {
+                check_squares(b, &cs);
+                cs_ready = 1;
+            }
+            if (prune && !move_checks(b, &cs, m))
                 continue;
         }
 
@@ -980,10 +986,12 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
 /* Keeps in list its captures, promotions and checks, in their order. */
 static void keep_noisy_and_checks(Board *b, MoveList *list)
 {
+    CheckSquares cs;
     int i, kept = 0;
+    check_squares(b, &cs);
     for (i = 0; i < list->count; i++) {
         Move m = list->moves[i];
-        if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION || move_gives_check(b, m))
+        if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION || move_checks(b, &cs, m))
             list->moves[kept++] = m;
     }
     list->count = kept;

@@ -840,7 +840,19 @@ int move_is_legal(Board *b, Move m)
     return legal;
 }
 
-int move_gives_check(Board *b, Move m)
+void check_squares(const Board *b, CheckSquares *cs)
+{
+    int king = b->king_sq[!b->side];
+    uint64_t occ = all_pieces(b);
+    cs->direct[EMPTY] = cs->direct[KING] = 0; /* a king never attacks the other */
+    cs->direct[PAWN] = pawn_attackers[b->side][king];
+    cs->direct[KNIGHT] = knight_set[king];
+    cs->direct[BISHOP] = bishop_attacks(king, occ);
+    cs->direct[ROOK] = rook_attacks(king, occ);
+    cs->direct[QUEEN] = cs->direct[BISHOP] | cs->direct[ROOK];
+}
+
+int move_checks(Board *b, const CheckSquares *cs, Move m)
 {
     int from = move_from(m), to = move_to(m), us = b->side, king = b->king_sq[!us];
     uint64_t occ = (all_pieces(b) & ~bit(from)) | bit(to), sliders;
@@ -853,8 +865,10 @@ int move_gives_check(Board *b, Move m)
         board_unmake(b, m, &u);
         return check;
     }
-    /* a direct check (a king never attacks the other) */
-    if (attacks_from(piece_type(b->squares[from]), us, to, occ) & bit(king))
+    /* a direct check. cs was found with the piece still on from, which can stand between to
+     * and the king only on a line the piece slides along; then either the piece gave check
+     * already (it cannot: the side to move gives none) or a third piece blocks both */
+    if (cs->direct[piece_type(b->squares[from])] & bit(to))
         return 1;
     /* a discovered check: one of our other sliders sees the king once from is empty (none
      * did before: the side to move never has the enemy king in check), along the king's

@@ -223,8 +223,16 @@ int board_in_check(const Board *b);
 int gen_legal(Board *b, MoveList *list, GenKind kind);
 /* Returns 1 if m is a legal move in b (any 32-bit value, e.g. from a hash table, is safe). */
 int move_is_legal(Board *b, Move m);
-/* Returns 1 if the legal move m gives check. */
-int move_gives_check(Board *b, Move m);
+/* For the side to move: the squares from which a piece of each type (PAWN ... KING) would
+ * attack the other king, as the board stands. */
+typedef struct {
+    uint64_t direct[KING + 1];
+} CheckSquares;
+/* Fills cs for b's side to move. */
+void check_squares(const Board *b, CheckSquares *cs);
+/* Returns 1 if the legal move m gives check; cs is b's (check_squares), so that a node asks
+ * the question of many moves for the price of a table lookup each. */
+int move_checks(Board *b, const CheckSquares *cs, Move m);
 /* Returns 1 if m captures something (en passant included). */
 int move_is_capture(const Board *b, Move m);
 

@@ -153,16 +153,18 @@ static void test_move_validation(const char *fen)
     check(agree, "move_is_legal agrees with the generator", fen);
 }
 
-/* move_gives_check() agrees with making the move and asking board_in_check(), for every
+/* move_checks() agrees with making the move and asking board_in_check(), for every
  * legal move of the position and of each position a legal move leads to. */
 static int gives_check_agrees(Board *b, int depth)
 {
     MoveList list;
+    CheckSquares cs;
     int i, agree = 1;
     gen_legal(b, &list, GEN_ALL);
+    check_squares(b, &cs);
     for (i = 0; i < list.count; i++) {
         Undo u;
-        int predicted = move_gives_check(b, list.moves[i]);
+        int predicted = move_checks(b, &cs, list.moves[i]);
         board_make(b, list.moves[i], &u);
         if (predicted != board_in_check(b))
             agree = 0;
@@ -179,7 +181,7 @@ static void test_gives_check(const char *fen)
     char err[200];
     if (!board_from_fen(&b, fen, err, sizeof err))
         return;
-    check(gives_check_agrees(&b, 2), "move_gives_check agrees with making the move", fen);
+    check(gives_check_agrees(&b, 2), "move_checks agrees with making the move", fen);
 }
 
 static void test_eval_symmetry(const char *fen)
