@@ -1568,7 +1568,7 @@ static void show_perft(Board *b, int depth)
     fprintf(stderr, "time %.3f s, %.0f nodes per second\n", elapsed, elapsed > 0 ? (double)total / elapsed : 0.0);
 }
 
-/* Prints the evaluation the search uses for b and the network's part of it, then the
+/* Prints the evaluation the search uses for b and the network's raw score, then the
  * hand-written evaluation term by term (middlegame and endgame, per side). */
 static void show_eval(const Board *b)
 {
@@ -1577,10 +1577,9 @@ static void show_eval(const Board *b)
     int t, hand = eval_position(b, &tr), score;
     nnue_refresh(&acc, b);
     score = eval_network(b, &acc);
-    printf("evaluation     %d (side to move), %d (white's view): %d%% network, %d%% hand-written\n", score,
-           b->side == WHITE ? score : -score, NETWORK_SHARE, 100 - NETWORK_SHARE);
+    printf("evaluation     %d (side to move), %d (white's view)\n", score, b->side == WHITE ? score : -score);
     printf("network        %d (side to move, before the fifty-move fade)\n", nnue_evaluate(&acc, b));
-    printf("\nhand-written evaluation:\n");
+    printf("\nhand-written evaluation (the search asks it only to mate a bare king):\n");
     printf("%-14s %17s %17s %17s\n", "term", "white (mg eg)", "black (mg eg)", "total (mg eg)");
     for (t = 0; t < TERM_NB; t++)
         printf("%-14s %8d %8d %8d %8d %8d %8d\n", eval_term_name(t), tr.mg[t][WHITE], tr.eg[t][WHITE],

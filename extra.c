@@ -1,9 +1,10 @@
-/* extra.c: the evaluation. Two halves: a handwritten evaluation (material and
- * piece-square tables, mobility, pawn structure, passed pawns, king shelter and danger,
- * piece placement, threats, endgame scaling and mating knowledge, tapered between
- * middlegame and endgame by the material left), whose weights live in one array
- * (tables/hce.h) so that tools/tune.c can fit them all; and a network (tables/nnue.h,
- * trained by tools/train.c) updated move by move. The search uses their blend. */
+/* extra.c: the evaluation. Two of them: a network (tables/nnue.h, trained by
+ * tools/train.c) updated move by move, which the search uses; and a handwritten evaluation
+ * (material and piece-square tables, mobility, pawn structure, passed pawns, king shelter
+ * and danger, piece placement, threats, endgame scaling and mating knowledge, tapered
+ * between middlegame and endgame by the material left), whose weights live in one array
+ * (tables/hce.h) so that tools/tune.c can fit them all. The search asks it only to mate a
+ * bare king; `engine eval` prints it term by term. */
 #include "extra.h"
 
 #include <assert.h>
@@ -160,7 +161,7 @@ static inline void add_danger(EvalInfo *ei, int color, int weight, int count);
 static uint64_t pawn_attack_set(uint64_t pawns, int color);
 static uint64_t forward_ranks(int color, int sq);
 HOT_CLONES static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
-HOT_CLONES static void eval_material(EvalInfo *ei, int color, const Accumulator *acc);
+HOT_CLONES static void eval_material(EvalInfo *ei, int color);
 HOT_CLONES static void eval_pawns(EvalInfo *ei, int color);
 HOT_CLONES static void eval_pawn_structure(EvalInfo *ei);
 HOT_CLONES static void eval_pieces(EvalInfo *ei, int color);
@@ -170,7 +171,7 @@ HOT_CLONES static void eval_passed(EvalInfo *ei, int color);
 HOT_CLONES static void eval_threats(EvalInfo *ei, int color);
 HOT_CLONES static void eval_mating(EvalInfo *ei, int color);
 static int eval_mating_override(EvalInfo *ei);
-HOT_CLONES static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc);
+HOT_CLONES static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features);
 static int eval_outside_search(const Board *b, EvalTrace *trace, EvalFeatures *features);
 static int endgame_scale(const EvalInfo *ei, int strong);
 static int has_bare_king(const Board *b);
@@ -183,7 +184,6 @@ static uint64_t file_set[8];
 static uint64_t adjacent_files[8];
 static uint64_t front_span[2][64];     /* squares ahead on the same file */
 static uint64_t passed_span[2][64];    /* squares ahead on the same and adjacent files */
-static int piece_square[PIECE_NB][64];  /* a piece's value and table entry on sq, packed */
 static int ready;
 
 static const char *const TERM_NAMES[TERM_NB] = {
@@ -244,7 +244,7 @@ static int pst_weight(int color, int type, int sq)
 /* Fills the file and span masks and the piece-square sums once. */
 static void eval_init(void)
 {
-    int sq, f, c, type;
+    int sq, f, c;
     if (ready)
         return;
     for (f = 0; f < 8; f++)
@@ -263,11 +263,6 @@ static void eval_init(void)
                 passed_span[c][sq] |= front_span[c][sq + 1];
         }
     }
-    for (c = WHITE; c <= BLACK; c++)
-        for (type = PAWN; type <= KING; type++)
-            for (sq = 0; sq < 64; sq++)
-                piece_square[make_piece(c, type)][sq] = (type != KING ? HCE_WEIGHTS[W_PIECE_VALUE + type - PAWN] : 0)
-                                                      + HCE_WEIGHTS[pst_weight(c, type, sq)];
     ready = 1;
 }
 
@@ -295,16 +290,11 @@ int eval_non_pawn_material(const Board *b, int color)
     return sum;
 }
 
-/* Piece values and piece-square tables: their sum kept in the accumulator when there is one,
- * else (and for the tuner's feature record) piece by piece. */
+/* Piece values and piece-square tables, piece by piece. */
 HOT_CLONES
-static void eval_material(EvalInfo *ei, int color, const Accumulator *acc)
+static void eval_material(EvalInfo *ei, int color)
 {
     int type;
-    if (acc && !ei->features) {
-        ei->score[TERM_MATERIAL][color] += acc->material[color];
-        return;
-    }
     for (type = PAWN; type <= KING; type++) {
         uint64_t set = ei->b->pieces[make_piece(color, type)];
         if (type != KING)
@@ -642,11 +632,10 @@ static int fade(int score, const Board *b)
     return score * (FADE_PLIES - (b->halfmove < FIFTY_MOVE_PLIES ? b->halfmove : FIFTY_MOVE_PLIES)) / FADE_PLIES;
 }
 
-/* The evaluation behind eval_position, eval_features and eval_network (which has the
- * position's accumulator, acc; else NULL), of a position that is not a dead draw: its
- * callers rule those out first. */
+/* The evaluation behind eval_position, eval_features and eval_network, of a position that is
+ * not a dead draw: its callers rule those out first. */
 HOT_CLONES
-static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, const Accumulator *acc)
+static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
 {
     EvalInfo ei;
     int c, t, mg, eg, phase = 0, scale, score, type, special;
@@ -660,7 +649,7 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features, co
     eval_setup(&ei, b, features);
     eval_pawn_structure(&ei);
     for (c = WHITE; c <= BLACK; c++) {
-        eval_material(&ei, c, acc);
+        eval_material(&ei, c);
         eval_pieces(&ei, c);
     }
     for (c = WHITE; c <= BLACK; c++) {
@@ -708,7 +697,7 @@ static int eval_outside_search(const Board *b, EvalTrace *trace, EvalFeatures *f
 {
     int t;
     if (!board_insufficient_material(b))
-        return eval_run(b, trace, features, NULL);
+        return eval_run(b, trace, features);
     if (trace) {
         for (t = 0; t < TERM_NB; t++)
             trace->mg[t][0] = trace->mg[t][1] = trace->eg[t][0] = trace->eg[t][1] = 0;
@@ -777,14 +766,10 @@ void nnue_refresh(Accumulator *acc, const Board *b)
     eval_init();
     for (p = WHITE; p <= BLACK; p++) {
         memcpy(acc->side[p], NNUE_HIDDEN_BIASES, sizeof acc->side[p]);
-        acc->material[p] = 0;
         for (sq = 0; sq < 64; sq++)
             if (b->squares[sq] != EMPTY)
                 accumulator_add(acc->side[p], nnue_input(p, b->squares[sq], sq));
     }
-    for (sq = 0; sq < 64; sq++)
-        if (b->squares[sq] != EMPTY)
-            acc->material[piece_color(b->squares[sq])] += piece_square[b->squares[sq]][sq];
 }
 
 /* Records a piece put on or taken off a square. */
@@ -826,12 +811,6 @@ void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelt
         *after = *before;
         return;
     }
-    after->material[WHITE] = before->material[WHITE];
-    after->material[BLACK] = before->material[BLACK];
-    for (i = 0; i < d->add_count; i++)
-        after->material[piece_color(d->add_piece[i])] += piece_square[d->add_piece[i]][d->add_square[i]];
-    for (i = 0; i < d->remove_count; i++)
-        after->material[piece_color(d->remove_piece[i])] -= piece_square[d->remove_piece[i]][d->remove_square[i]];
     for (p = WHITE; p <= BLACK; p++) {
         int added[2] = { 0, 0 }, removed[2] = { 0, 0 };
         for (i = 0; i < d->add_count; i++)
@@ -886,13 +865,11 @@ static int has_bare_king(const Board *b)
 
 int eval_network(const Board *b, const Accumulator *acc)
 {
-    int score;
     if (board_insufficient_material(b))
         return 0;
     if (has_bare_king(b))
-        return eval_run(b, NULL, NULL, acc); /* the mating knowledge */
-    score = fade(nnue_evaluate(acc, b), b);
-    return (score * NETWORK_SHARE + eval_run(b, NULL, NULL, acc) * (100 - NETWORK_SHARE)) / 100;
+        return eval_run(b, NULL, NULL); /* the mating knowledge */
+    return fade(nnue_evaluate(acc, b), b);
 }
 
 /* ------------------------------------------------------------ for the tuner */

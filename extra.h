@@ -53,11 +53,9 @@ static inline int nnue_bucket(int pieces)
 }
 
 /* What the evaluation keeps up to date move by move: the network's hidden layer before
- * clipping, from each side's view, and the hand-written evaluation's material and
- * piece-square sum of each colour (a packed pair, as the weights). */
+ * clipping, from each side's view. */
 typedef struct {
     int16_t side[2][NNUE_HIDDEN];
-    int material[2];
 } Accumulator;
 
 /* Returns the input of a piece (colour and type) on sq, as `perspective` sees the board. */
@@ -83,13 +81,9 @@ void nnue_delta(const Board *b, Move m, NetworkDelta *d);
 void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelta *d);
 /* Returns the network's score of a position of b (its accumulator acc), for the side to move. */
 int nnue_evaluate(const Accumulator *acc, const Board *b);
-/* The network's share, in percent, of the evaluation the search uses; the hand-written
- * evaluation has the rest. Half and half beat the network alone by 109 +- 41 Elo at
- * 20000 nodes a move (200 games): each corrects the other's blind spots. */
-enum { NETWORK_SHARE = 50 };
-/* Returns the evaluation the search uses, for the side to move: the network's score
- * blended with eval_position's, with the knowledge the network lacks (dead draws, mating
- * a bare king, the fifty-move fade); acc is b's accumulator. */
+/* Returns the evaluation the search uses, for the side to move: the network's score, with
+ * the knowledge the network lacks (dead draws, the fifty-move fade, and eval_position's
+ * mating of a bare king); acc is b's accumulator. */
 int eval_network(const Board *b, const Accumulator *acc);
 
 /* Returns the evaluation for the side to move; fills trace when it is not NULL. */
