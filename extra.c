@@ -115,11 +115,9 @@ static const EvalGroup GROUPS[] = {
 static const int MOBILITY_FIRST[7] = { 0, 0, W_MOBILITY_KNIGHT, W_MOBILITY_BISHOP, W_MOBILITY_ROOK, W_MOBILITY_QUEEN, 0 };
 static const int PHASE_WEIGHT[7] = { 0, 0, 1, 1, 2, 4, 0 };
 
-typedef struct PawnEntry PawnEntry;
 typedef struct {
     const Board *b;
     EvalFeatures *features;     /* the tuner's record, or NULL */
-    PawnEntry *pawn_entry;      /* this board's pawns in the pawn cache */
     uint64_t pawn_attacks[2];
     uint64_t attacked_by[2][7]; /* squares each side attacks with each piece type */
     uint64_t attacks[2];        /* every square each side attacks */
@@ -132,19 +130,6 @@ typedef struct {
     int score[TERM_NB][2];      /* packed pairs per term and colour */
 } EvalInfo;
 
-/* What depends on the pawns alone (eval_pawns), kept by their squares: searches meet the same
- * pawns again and again. An entry holds the pawns it was made for, so that a hit is exact; a
- * zeroed entry is right for a board without pawns. It also keeps each side's king shelter
- * (eval_shelter) for the last square that side's king stood on. */
-struct PawnEntry {
-    uint64_t pawns[2];
-    uint64_t passed[2];
-    int score[2];               /* TERM_PAWNS of each side, packed */
-    int shelter[2];             /* eval_shelter's sum for each side, packed */
-    int8_t shelter_king[2];     /* the king's square it was found for, plus one; 0: none */
-};
-enum { PAWN_CACHE_BITS = 11 };
-static PawnEntry pawn_cache[1 << PAWN_CACHE_BITS];
 
 /* prototypes */
 static void eval_init(void);
@@ -163,7 +148,6 @@ static uint64_t forward_ranks(int color, int sq);
 HOT_CLONES static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features);
 HOT_CLONES static void eval_material(EvalInfo *ei, int color);
 HOT_CLONES static void eval_pawns(EvalInfo *ei, int color);
-HOT_CLONES static void eval_pawn_structure(EvalInfo *ei);
 HOT_CLONES static void eval_pieces(EvalInfo *ei, int color);
 HOT_CLONES static void eval_shelter(EvalInfo *ei, int color);
 HOT_CLONES static void eval_danger(EvalInfo *ei, int color);
@@ -335,34 +319,6 @@ static void eval_pawns(EvalInfo *ei, int color)
     }
 }
 
-/* Both sides' pawn terms, from the pawn cache when it holds these pawns (the tuner's
- * feature record always computes them). */
-HOT_CLONES
-static void eval_pawn_structure(EvalInfo *ei)
-{
-    uint64_t white = ei->b->pieces[make_piece(WHITE, PAWN)], black = ei->b->pieces[make_piece(BLACK, PAWN)];
-    uint64_t mix = (white ^ (black * UINT64_C(0x9E3779B97F4A7C15))) * UINT64_C(0xD6E8FEB86659FD93);
-    PawnEntry *e = &pawn_cache[mix >> (64 - PAWN_CACHE_BITS)];
-    int c;
-    ei->pawn_entry = e;
-    if (!ei->features && e->pawns[WHITE] == white && e->pawns[BLACK] == black) {
-        for (c = WHITE; c <= BLACK; c++) {
-            ei->score[TERM_PAWNS][c] += e->score[c];
-            ei->passed[c] = e->passed[c];
-        }
-        return;
-    }
-    for (c = WHITE; c <= BLACK; c++)
-        eval_pawns(ei, c);
-    e->pawns[WHITE] = white;
-    e->pawns[BLACK] = black;
-    for (c = WHITE; c <= BLACK; c++) {
-        e->score[c] = ei->score[TERM_PAWNS][c];
-        e->passed[c] = ei->passed[c];
-        e->shelter_king[c] = 0;
-    }
-}
-
 /* Mobility, outposts, bishops, rooks on open files; gathers attacks and king danger. */
 HOT_CLONES
 static void eval_pieces(EvalInfo *ei, int color)
@@ -403,21 +359,13 @@ static void eval_pieces(EvalInfo *ei, int color)
 }
 
 /* The pawns in front of color's king: its own shelter and the enemy's storm, on the king's
- * file and its neighbours (the edge files count the b or g file as the third). Kept in the
- * pawn cache's entry with the king's square. */
+ * file and its neighbours (the edge files count the b or g file as the third). */
 HOT_CLONES
 static void eval_shelter(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
-    PawnEntry *e = ei->pawn_entry;
     int ksq = b->king_sq[color], center = square_file(ksq) < 1 ? 1 : square_file(ksq) > 6 ? 6 : square_file(ksq), f;
-    int before = ei->score[TERM_KING_SAFETY][color];
-    uint64_t ahead;
-    if (!ei->features && e->shelter_king[color] == ksq + 1) {
-        ei->score[TERM_KING_SAFETY][color] += e->shelter[color];
-        return;
-    }
-    ahead = forward_ranks(color, ksq);
+    uint64_t ahead = forward_ranks(color, ksq);
     for (f = center - 1; f <= center + 1; f++) {
         uint64_t own = b->pieces[make_piece(color, PAWN)] & file_set[f] & ahead;
         uint64_t theirs = b->pieces[make_piece(!color, PAWN)] & file_set[f] & ahead;
@@ -427,8 +375,6 @@ static void eval_shelter(EvalInfo *ei, int color)
         add(ei, TERM_KING_SAFETY, color, W_KING_SHELTER + 8 * neighbour + own_rank, 1);
         add(ei, TERM_KING_SAFETY, color, W_KING_STORM + 8 * blocked + their_rank, 1);
     }
-    e->shelter[color] = ei->score[TERM_KING_SAFETY][color] - before;
-    e->shelter_king[color] = (int8_t)(ksq + 1);
 }
 
 /* The danger color's pieces make for the other king: attackers, attacks on its zone, weak
@@ -647,7 +593,8 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
         features->halfmove = b->halfmove;
     }
     eval_setup(&ei, b, features);
-    eval_pawn_structure(&ei);
+    for (c = WHITE; c <= BLACK; c++)
+        eval_pawns(&ei, c);
     for (c = WHITE; c <= BLACK; c++) {
         eval_material(&ei, c);
         eval_pieces(&ei, c);
