@@ -842,20 +842,34 @@ int move_is_legal(Board *b, Move m)
 
 void check_squares(const Board *b, CheckSquares *cs)
 {
-    int king = b->king_sq[!b->side];
-    uint64_t occ = all_pieces(b);
+    int us = b->side, king = b->king_sq[!us], d;
+    uint64_t occ = all_pieces(b), queens = b->pieces[make_piece(us, QUEEN)];
+    /* our sliders on the king's lines, each able to move along its line */
+    uint64_t snipers = (rook_lines[king] & (b->pieces[make_piece(us, ROOK)] | queens))
+                     | (bishop_lines[king] & (b->pieces[make_piece(us, BISHOP)] | queens));
     cs->direct[EMPTY] = cs->direct[KING] = 0; /* a king never attacks the other */
-    cs->direct[PAWN] = pawn_attackers[b->side][king];
+    cs->direct[PAWN] = pawn_attackers[us][king];
     cs->direct[KNIGHT] = knight_set[king];
     cs->direct[BISHOP] = bishop_attacks(king, occ);
     cs->direct[ROOK] = rook_attacks(king, occ);
     cs->direct[QUEEN] = cs->direct[BISHOP] | cs->direct[ROOK];
+    cs->discoverers = 0;
+    for (d = 0; snipers; d++) {
+        uint64_t sliders = snipers & ray_set[king][d], first;
+        if (!sliders)
+            continue;
+        snipers ^= sliders;
+        /* the first piece from the king is ours, and behind it one of these sliders */
+        first = ray_attacks(king, d, occ) & occ;
+        if ((first & b->occupied[us]) && (ray_attacks(king, d, occ ^ first) & sliders))
+            cs->discoverers |= first;
+    }
 }
 
 int move_checks(Board *b, const CheckSquares *cs, Move m)
 {
     int from = move_from(m), to = move_to(m), us = b->side, king = b->king_sq[!us];
-    uint64_t occ = (all_pieces(b) & ~bit(from)) | bit(to), sliders;
+    uint64_t occ, sliders;
     if (move_kind(m) != KIND_NORMAL) {
         /* castling, en passant and promotions (rare) are made and unmade */
         Undo u;
@@ -870,9 +884,11 @@ int move_checks(Board *b, const CheckSquares *cs, Move m)
      * already (it cannot: the side to move gives none) or a third piece blocks both */
     if (cs->direct[piece_type(b->squares[from])] & bit(to))
         return 1;
-    /* a discovered check: one of our other sliders sees the king once from is empty (none
-     * did before: the side to move never has the enemy king in check), along the king's
-     * line through from */
+    /* a discovered check: one of our other sliders sees the king once from is empty, if
+     * the piece leaves the line */
+    if (!(cs->discoverers & bit(from)))
+        return 0;
+    occ = (all_pieces(b) & ~bit(from)) | bit(to);
     sliders = b->pieces[make_piece(us, QUEEN)] & ~bit(from);
     if (bishop_lines[king] & bit(from))
         return (bishop_attacks(king, occ) & (sliders | b->pieces[make_piece(us, BISHOP)]) & ~bit(from) & ~bit(to)) != 0;

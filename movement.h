@@ -224,9 +224,11 @@ int gen_legal(Board *b, MoveList *list, GenKind kind);
 /* Returns 1 if m is a legal move in b (any 32-bit value, e.g. from a hash table, is safe). */
 int move_is_legal(Board *b, Move m);
 /* For the side to move: the squares from which a piece of each type (PAWN ... KING) would
- * attack the other king, as the board stands. */
+ * attack the other king, as the board stands, and its pieces that alone stand between
+ * one of its sliders and that king (moved off the line, they uncover a check). */
 typedef struct {
     uint64_t direct[KING + 1];
+    uint64_t discoverers;
 } CheckSquares;
 /* Fills cs for b's side to move. */
 void check_squares(const Board *b, CheckSquares *cs);
