@@ -833,12 +833,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             else if (!quiet && depth <= SEE_PRUNE_DEPTH && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
                      && see(b, m) < -SEE_PRUNE_PER_PLY * depth)
                 prune = 1;
-            if (prune && !cs_ready) {
-                check_squares(b, &cs);
-                cs_ready = 1;
+            if (prune) {
+                if (!cs_ready) {
+                    check_squares(b, &cs);
+                    cs_ready = 1;
+                }
+                if (!move_checks(b, &cs, m))
+                    continue;
             }
-            if (prune && !move_checks(b, &cs, m))
-                continue;
         }
 
         push_move(s, m, &u, ply);

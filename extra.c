@@ -130,7 +130,6 @@ typedef struct {
     int score[TERM_NB][2];      /* packed pairs per term and colour */
 } EvalInfo;
 
-
 /* prototypes */
 static void eval_init(void);
 static int pst_weight(int color, int type, int sq);
@@ -225,7 +224,7 @@ static int pst_weight(int color, int type, int sq)
     return W_PST + (type - PAWN) * 64 + (color == WHITE ? square_flip(sq) : sq);
 }
 
-/* Fills the file and span masks and the piece-square sums once. */
+/* Fills the file and span masks once. */
 static void eval_init(void)
 {
     int sq, f, c;
@@ -710,7 +709,6 @@ static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, 
 void nnue_refresh(Accumulator *acc, const Board *b)
 {
     int p, sq;
-    eval_init();
     for (p = WHITE; p <= BLACK; p++) {
         memcpy(acc->side[p], NNUE_HIDDEN_BIASES, sizeof acc->side[p]);
         for (sq = 0; sq < 64; sq++)

@@ -39,6 +39,7 @@ static inline void add_ray_moves(MoveList *l, int from, uint64_t to, int d);
 static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
 static void gen_king(const Board *b, MoveList *l, GenKind kind);
 static void gen_castling(Board *b, MoveList *l);
+static uint64_t snipers_of(const Board *b, int color, int sq);
 static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray);
 HOT_CLONES static int count_pawn_moves(Board *b, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
 HOT_CLONES static int count_piece_moves(const Board *b, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
@@ -642,17 +643,24 @@ static int ep_is_legal(const Board *b, Move m)
     return !square_attacked(&copy, copy.king_sq[b->side], !b->side);
 }
 
+/* Returns color's sliders on the lines through sq that each can move along (rooks and
+ * queens on its rank and file, bishops and queens on its diagonals). */
+static uint64_t snipers_of(const Board *b, int color, int sq)
+{
+    uint64_t queens = b->pieces[make_piece(color, QUEEN)];
+    return (rook_lines[sq] & (b->pieces[make_piece(color, ROOK)] | queens))
+         | (bishop_lines[sq] & (b->pieces[make_piece(color, BISHOP)] | queens));
+}
+
 /* Finds checkers and pins against the side to move. Returns the number of checkers;
  * block gets the squares that stop a single check, pin_ray the line of each pinned piece. */
 static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray)
 {
     int us = b->side, them = !us, ksq = b->king_sq[us], d, checks = 0;
-    uint64_t occ = all_pieces(b), queens = b->pieces[make_piece(them, QUEEN)];
+    uint64_t occ = all_pieces(b);
     uint64_t knights = knight_set[ksq] & b->pieces[make_piece(them, KNIGHT)];
     uint64_t pawns = pawn_attackers[them][ksq] & b->pieces[make_piece(them, PAWN)];
-    /* their sliders on the king's lines, each able to move along its line */
-    uint64_t snipers = (rook_lines[ksq] & (b->pieces[make_piece(them, ROOK)] | queens))
-                     | (bishop_lines[ksq] & (b->pieces[make_piece(them, BISHOP)] | queens));
+    uint64_t snipers = snipers_of(b, them, ksq);
 
     *block = knights | pawns;
     *pinned = 0;
@@ -843,10 +851,7 @@ int move_is_legal(Board *b, Move m)
 void check_squares(const Board *b, CheckSquares *cs)
 {
     int us = b->side, king = b->king_sq[!us], d;
-    uint64_t occ = all_pieces(b), queens = b->pieces[make_piece(us, QUEEN)];
-    /* our sliders on the king's lines, each able to move along its line */
-    uint64_t snipers = (rook_lines[king] & (b->pieces[make_piece(us, ROOK)] | queens))
-                     | (bishop_lines[king] & (b->pieces[make_piece(us, BISHOP)] | queens));
+    uint64_t occ = all_pieces(b), snipers = snipers_of(b, us, king);
     cs->direct[EMPTY] = cs->direct[KING] = 0; /* a king never attacks the other */
     cs->direct[PAWN] = pawn_attackers[us][king];
     cs->direct[KNIGHT] = knight_set[king];
