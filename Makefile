@@ -8,7 +8,7 @@ HEADERS = movement.h extra.h tables/hce.h tables/nnue.h
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug bench perft-bench perft-full timing sprt fuzz web run clean tune train
+.PHONY: all test debug tsan bench perft-bench perft-full timing sprt fuzz web run clean tune train
 
 # The WebAssembly builds (web/README.md). The course's drop-in WEB_TARGET: a standalone module
 # with no imports, its static data from 64 KiB up (the course page writes its strings from
@@ -43,17 +43,29 @@ tests/endgame: tests/endgame.c $(SOURCES) $(HEADERS)
 tests/unit-debug: tests/unit.c movement.c extra.c $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) -Wno-missing-prototypes tests/unit.c movement.c extra.c -o $@
 
+# The threaded search under ThreadSanitizer (one build of the hot functions: its runtime is not
+# ready when the loader would pick one): one-shot calls and a UCI session at 2 and 4 threads.
+TSAN_FLAGS = -O1 -g -fsanitize=thread -DENGINE_NO_CLONES
+engine-tsan: $(SOURCES) $(HEADERS)
+	$(CC) $(WARNINGS) $(TSAN_FLAGS) $(SOURCES) -o $@
+
+tsan: engine-tsan
+	TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" bash tests/threads.sh ./engine-tsan
+
 # Every test; perft counts up to PERFT_CAP nodes per position and depth (about a minute).
+# ENGINE_UNDER_TEST: a broken engine from tests/fakes/broken/ (ours but for the one-shot call)
+# shows that the tests catch it: `make test ENGINE_UNDER_TEST=tests/fakes/broken/hangs.sh`.
+ENGINE_UNDER_TEST ?= ./engine
 test: engine tests/unit tests/endgame tools/tune tools/train
-	ENDGAME=./tests/endgame bash tests/run-all.sh ./engine ./tests/unit $(PERFT_CAP)
+	REAL_ENGINE=$(CURDIR)/engine ENDGAME=./tests/endgame bash tests/run-all.sh $(ENGINE_UNDER_TEST) ./tests/unit $(PERFT_CAP)
 
 # The same tests with assertions (board_is_ok after make/unmake) and sanitizers.
 debug: engine-debug tests/unit-debug tools/tune tools/train
 	bash tests/run-all.sh ./engine-debug ./tests/unit-debug $(DEBUG_PERFT_CAP)
 
-# The whole perft suite at every depth (several minutes).
+# The whole perft suites, standard and Chess960, at every depth (several minutes).
 perft-full: tests/unit
-	./tests/unit 100000000000000 tests/perft.epd
+	./tests/unit 100000000000000 tests/perft.epd tests/perft960.epd
 
 # Startpos perft 6 timed against Stockfish's `go perft 6`, side by side.
 perft-bench: engine
@@ -106,16 +118,16 @@ train: tools/train
 	for f in $(TRAIN_DATA); do case $$f in *.xz) xz -dc $$f;; *) cat $$f;; esac || exit 1; done \
 	  | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
 
-# libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision and the UCI loop, run for
-# FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).
+# libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision, the UCI loop and the table file
+# of --hash-file, run for FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-tests/fuzz_oneshot tests/fuzz_uci: tests/%: tests/%.c $(SOURCES) $(HEADERS)
+tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile: tests/%: tests/%.c $(SOURCES) $(HEADERS)
 	$(FUZZ_CC) $(WARNINGS) -Wno-unused-function $(FUZZ_FLAGS) $< movement.c extra.c -o $@
 
-fuzz: tests/fuzz_oneshot tests/fuzz_uci
+fuzz: tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile
 	bash tests/fuzz.sh $(FUZZ_SECONDS)
 
 # The WebAssembly modules: the course's drop-in and web/index.html's own.
@@ -133,4 +145,4 @@ run: web
 	python3 -m http.server 8000 --bind 127.0.0.1 --directory web
 
 clean:
-	rm -f tools/tune tools/train engine engine-debug tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci web/engine.wasm web/boxer.wasm
+	rm -f tools/tune tools/train engine engine-debug engine-tsan tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile web/engine.wasm web/boxer.wasm

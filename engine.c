@@ -28,13 +28,24 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #define HAVE_POSIX 1
 #else
 #define HAVE_POSIX 0
+#endif
+
+/* Threads: POSIX threads, and GCC's and Clang's atomic built-ins for the few words threads
+ * share (C99 has neither); without them a search runs on one thread. */
+#if HAVE_POSIX && (defined(__GNUC__) || defined(__clang__)) && !defined(ENGINE_NO_THREADS)
+#include <pthread.h>
+#define HAVE_THREADS 1
+#else
+#define HAVE_THREADS 0
 #endif
 
 #ifdef ENGINE_WASM
@@ -66,22 +77,42 @@ enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 enum { KEY_HISTORY_MAX = 1024 + MAX_PLY };
 enum { HASH_DEFAULT_MB = 16 };   /* the UCI Hash option's default, also the table of a match game at fixed nodes */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
+/* Correction history: CORRECTION_SIZE entries a table (a power of two), in 1/CORRECTION_GRAIN
+ * centipawns, within +-CORRECTION_MAX; a result moves its entry by depth + 1 (at most
+ * CORRECTION_WEIGHT_MAX) parts in CORRECTION_WEIGHT_SCALE toward it. */
+enum {
+    CORRECTION_SIZE = 16384, CORRECTION_GRAIN = 256, CORRECTION_MAX = 64 * CORRECTION_GRAIN,
+    CORRECTION_WEIGHT_SCALE = 256, CORRECTION_WEIGHT_MAX = 16
+};
 enum { BENCH_DEPTH = 9, BENCH_HASH_MB = 16 };   /* the bench signature's depth and table */
+/* Levels: 0 to LEVEL_MAX (full strength); below it LEVEL_LINES lines, a ply at least, and
+ * a choice LEVEL_MARGIN_PER_LEVEL centipawns a level below LEVEL_MAX wide (level_limits) */
+enum { LEVEL_MAX = 20, LEVEL_LINES = 4, LEVEL_MIN_DEPTH = 1, LEVEL_MARGIN_PER_LEVEL = 8 };
+enum { LEVEL_ELO_MIN = 1500, LEVEL_ELO_MAX = 2925 };    /* LEVEL_ELO's first and last */
 /* search_pv's notations, and the room its text needs: MAX_PLY + 1 moves of at most 7
  * characters (exd8=Q+, e7e8q) and a space each */
 enum { PV_SAN, PV_COORDINATES };
 enum { PV_TEXT = 8 * (MAX_PLY + 1) };
 
+/* A table entry: its data packed in one word (TT_DATA_* below: the move in 16 bits, score,
+ * static evaluation, depth, bound, age), and the position's key XOR that word. Threads or
+ * processes sharing the table may tear an entry by writing its two words at once; a torn
+ * entry no longer matches its key (Robert Hyatt and Tim Mann, "A lockless transposition
+ * table implementation for parallel search", ICGA Journal 2002). */
 typedef struct {
-    uint32_t key;
-    Move move;
-    int16_t score;
-    int16_t eval;
-    uint8_t depth;
-    uint8_t bound;
-    uint8_t age;
-    uint8_t pad;
+    uint64_t check;
+    uint64_t data;
 } TTEntry;
+
+/* An entry unpacked. */
+typedef struct {
+    Move move;
+    int score;      /* as stored: a mate score counts from the node (score_from_tt) */
+    int eval;
+    int depth;
+    int bound;
+    int age;
+} TTData;
 
 enum { TT_BUCKET = 4 };
 typedef struct {
@@ -92,7 +123,8 @@ typedef struct {
     TTBucket *buckets;
     size_t count;       /* a power of two, or 0 when there is no table */
     size_t megabytes;   /* the size asked for (a failed allocation gives less) */
-    uint8_t age;
+    int age;            /* the current search's, from 0 to TT_AGE_MASK */
+    int external;       /* 1: the buckets are a table file's, not to be freed or resized */
 } TransTable;
 
 typedef struct {
@@ -106,13 +138,41 @@ typedef struct {
     int next;
 } MovePicker;
 
+/* A history table indexed by the piece that moves and its destination. */
+typedef int16_t PieceToHistory[PIECE_NB][64];
+
+/* What a search learns of moves and evaluations beyond its table: a search starts from these,
+ * emptied (search_reset) or kept from an earlier one (a table file). */
+typedef struct {
+    int16_t main[2][64][64];                 /* quiet moves by side, from and to */
+    Move counter[PIECE_NB][64];              /* the counter-move to the move of piece p to t */
+    /* continuation history: a quiet move's record after the move that moved piece p to square
+     * t (one or two plies before), at [p][t]; [0][0] stands for a null move or none */
+    PieceToHistory cont[PIECE_NB][64];
+    /* capture history: captures and promotions by the moving piece, destination and the type
+     * taken (EMPTY for a promotion that takes nothing) */
+    int16_t capture[PIECE_NB][64][KING + 1];
+    /* correction history: what searches found beyond the static evaluation, for the side to
+     * move, by the pawns' structure and by each colour's other pieces (CORRECTION_GRAIN units) */
+    int16_t pawn_correction[2][CORRECTION_SIZE];
+    int16_t piece_correction[2][2][CORRECTION_SIZE];
+} SearchHistory;
+
+/* A line of the root's search (one for each MultiPV line): its moves, score and bound. */
+typedef struct {
+    Move pv[MAX_PLY + 1];
+    int pv_len;
+    int score;
+    int bound;
+} PvLine;
+
 typedef struct Search Search;
 
 /* Called by the search after each iteration, and after each aspiration-window fail with the
  * bound the score is (BOUND_LOWER or BOUND_UPPER; BOUND_EXACT for an iteration). */
 typedef void (*SearchReport)(const Search *s, int depth, int score, int bound);
 /* Called by the search every few hundred nodes, for its caller's input: it may stop the
- * search (s->stop = 1) or change its limits. */
+ * search (search_stop) or change its limits. */
 typedef void (*SearchPoll)(Search *s);
 
 /* What one search may use, and whom it tells: the search itself neither reads nor prints. */
@@ -120,9 +180,16 @@ typedef struct {
     double start;           /* clock_now() when the clock started: process start, or UCI `go` */
     double hard_deadline;   /* abort here */
     double soft_deadline;   /* start no new iteration after this */
+    int stall_guard;        /* 1: stop earlier by the longest stall seen (stall_before, then the search's own) */
+    double stall_before;    /* seconds the process waited for a processor before the search (one-shot) */
     int depth_limit;
     uint64_t node_limit;
     int infinite;           /* UCI go infinite / ponder: a proven mate does not end the search */
+    int keep_history;       /* 1: start from the history of the last search (a game's moves) */
+    int multipv;            /* the best this many root moves searched to full depth (0 or 1: one) */
+    int level;              /* a weaker engine: 0 to LEVEL_MAX - 1 (level_limits); LEVEL_MAX or 0 unset: full */
+    int level_set;          /* 1: level applies */
+    int min_depth;          /* the node limit stops no search before this depth is complete */
     SearchReport report;    /* NULL: no report */
     SearchPoll poll;        /* NULL: nothing to poll */
 } Limits;
@@ -133,16 +200,27 @@ typedef struct {
 struct Search {
     Board board;
     Limits limits;
-    TransTable tt;
+    TransTable tt;          /* the table this context owns (a main thread's) */
+    TransTable *table;      /* the table its search uses: tt, or its main thread's */
+    Search *main_search;    /* a helper thread's main thread; NULL in a main one */
+    Search **helpers;       /* a main thread's helper threads' contexts */
+    int helper_count;
+#if HAVE_THREADS
+    pthread_t thread;       /* a helper's thread, while running is 1 */
+#endif
+    int running;
     uint64_t nodes;
+    double last_poll;       /* clock_now() at the last poll of the clock */
+    double longest_stall;   /* the longest time between two polls so far, or stall_before */
     int stop;
     int seldepth;
     int key_count;
     uint64_t keys[KEY_HISTORY_MAX];
     Move killers[MAX_PLY + 1][2];
-    int history[2][64][64];
-    Move counter[PIECE_NB][64];
+    SearchHistory hist;
     Move move_stack[MAX_PLY + 1];
+    Move excluded[MAX_PLY + 1];            /* the move a singular extension's search leaves out, at each ply */
+    int double_extensions[MAX_PLY + 1];    /* double extensions on the path to each ply */
     int piece_stack[MAX_PLY + 1];
     int eval_stack[MAX_PLY + 1];
     uint8_t in_check[MAX_PLY + 2];         /* the side to move at each ply is in check */
@@ -153,43 +231,84 @@ struct Search {
     int pv_len[MAX_PLY + 1];
     Move root_moves[MAX_MOVES];
     int root_count;
+    PvLine lines[MAX_MOVES];    /* the lines of the running iteration, or of the last one once it ends (MultiPV) */
+    PvLine done_lines[MAX_MOVES]; /* the lines of the last finished iteration, best first */
+    int line_count;             /* how many lines done_lines holds */
+    int report_line;            /* the line a report is about */
+    uint64_t random_state;      /* a level's choice of move (random_next) */
     Move best_move;
     int best_score;
     int completed_depth;
     int tables_used;        /* the history tables hold values (a static Search starts at zero) */
+    int keep_history;       /* 1: a search starts from the history as it is (a table file's) */
+    int history_used;       /* the history holds values (a static Search starts at zero) */
 };
 
 /* prototypes */
 static double clock_now(void);
+static int search_threads(Search *s, int count);
+static void threads_start(Search *s);
+static void threads_stop(Search *s);
+static void search_stop(Search *s);
+static int search_stopping(const Search *s);
+static uint64_t search_nodes(const Search *s);
+static int shared_load(const int *p);
+static void shared_store(int *p, int value);
+static uint64_t shared_load64(const uint64_t *p);
+static void shared_store64(uint64_t *p, uint64_t value);
 static double move_budget(double seconds);
 static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard);
 static int time_is_up(Search *s);
+static double stall_guard(const Search *s);
 static void tt_init(TransTable *tt, size_t megabytes);
 static size_t tt_megabytes_for(double budget);
 static void tt_free(TransTable *tt);
 static void tt_clear(TransTable *tt);
 static void tt_prefetch(const TransTable *tt, uint64_t key);
-static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit);
+static int tt_probe(const TransTable *tt, uint64_t key, TTData *out);
+static uint64_t tt_pack(const TTData *d);
+static void tt_unpack(uint64_t data, TTData *d);
 static int tt_hashfull(const TransTable *tt);
+static int tt_filled(const TransTable *tt);
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply);
 static int score_to_tt(int score, int ply);
 static int score_from_tt(int score, int ply);
 static void search_table(Search *s, size_t megabytes);
 static void search_free(Search *s);
+static void search_new_game(Search *s);
+static void search_clear_history(Search *s);
 static void search_run(Search *s, const Board *board, const uint64_t *keys, int key_count, const Move *moves, int count, const Limits *limits);
+static void level_limits(Limits *limits);
+static int level_for_elo(int elo);
+static int level_margin(int level);
+static void level_choose(Search *s);
+static uint64_t random_next(uint64_t *state);
 static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
 static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits, int new_game);
-static void search_pv(const Search *s, int notation, char *out, size_t size);
+static void search_pv(const Search *s, int line, int notation, char *out, size_t size);
 static int score_is_mate(int score);
 static int score_mate_moves(int score);
 static void iterate(Search *s);
 static void report_iteration(Search *s, int depth, int score, int bound);
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
-static int search_root(Search *s, int alpha, int beta, int depth);
+static int search_root(Search *s, int alpha, int beta, int depth, int first);
+static int search_line(Search *s, int line, int depth);
+static void note_line(Search *s, int line, int score, int bound);
+static void sort_lines(Search *s, int count);
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
 static int qsearch(Search *s, int alpha, int beta, int ply, int checks);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
+static void update_capture_stats(Search *s, Move best, const Move *noisy, int noisy_count, int depth);
+static int16_t *capture_history_at(Search *s, Move m);
+static int history_bonus(int depth);
+static PieceToHistory *cont_history_at(Search *s, int ply, int back);
+static void history_add(int16_t *h, int delta, int bonus);
 static int evaluate(Search *s, int ply);
+static uint64_t pieces_hash(const Board *b, int color, int first, int last);
+static void correction_entries(Search *s, int16_t *entry[3]);
+static int corrected_eval(int16_t *const entry[3], int raw);
+static void correction_update(int16_t *const entry[3], int depth, int diff);
+static void correction_entry_update(int16_t *e, int diff, int weight);
 static void push_move(Search *s, Move m, Undo *u, int ply);
 static int pop_move(Search *s, Move m, const Undo *u);
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
@@ -221,11 +340,164 @@ static double clock_now(void)
 #endif
 }
 
+/* ================================================================= threads */
+
+/* Lazy SMP (Dan Homan's name for it, the scheme of Stockfish and Ethereal): helper threads
+ * search the same root with boards, stacks and histories of their own, sharing the main
+ * thread's table; the main thread decides, reports and stops them. The words they share are
+ * read and written through shared_load and shared_store: the stop flag, the node counts and
+ * the table's entries (whose torn writes the table rejects by itself). */
+
+enum { THREADS_MAX = 256 };
+
+#if HAVE_THREADS
+/* A helper thread's life: it searches in its context until its main thread stops it. */
+static void *helper_run(void *context)
+{
+    iterate(context);
+    return NULL;
+}
+#endif
+
+/* Gives s count threads in all (itself and count - 1 helpers, at most THREADS_MAX); returns how
+ * many it has: 1 in a build without threads, fewer than count when memory runs short. */
+static int search_threads(Search *s, int count)
+{
+    int want = !HAVE_THREADS || count < 1 ? 1 : count > THREADS_MAX ? THREADS_MAX : count;
+    while (s->helper_count > want - 1) {
+        Search *h = s->helpers[--s->helper_count];
+        free(h);
+    }
+    if (want > 1 && !s->helpers)
+        s->helpers = calloc(THREADS_MAX - 1, sizeof *s->helpers);
+    while (s->helpers && s->helper_count < want - 1) {
+        Search *h = calloc(1, sizeof *h);
+        if (!h)
+            break;
+        h->main_search = s;
+        s->helpers[s->helper_count++] = h;
+    }
+    if (s->helper_count == 0) {
+        free(s->helpers);
+        s->helpers = NULL;
+    }
+    return 1 + s->helper_count;
+}
+
+/* Starts the helper threads of s on the search s has just set up: each gets the root, the
+ * game's keys and the limits without a clock, a report or a poll (its main thread has those). */
+static void threads_start(Search *s)
+{
+#if HAVE_THREADS
+    int i;
+    /* all set up before any starts: a running helper reads the others' node counts */
+    for (i = 0; i < s->helper_count; i++) {
+        Search *h = s->helpers[i];
+        h->limits = s->limits;
+        h->limits.report = NULL;
+        h->limits.poll = NULL;
+        h->limits.node_limit = 0;
+        h->limits.hard_deadline = h->limits.soft_deadline = 0;
+        h->limits.stall_guard = 0;
+        h->limits.multipv = 1;
+        search_reset(h, &s->board, s->keys, s->key_count);
+        h->root_count = s->root_count;
+        memcpy(h->root_moves, s->root_moves, sizeof(Move) * (size_t)s->root_count);
+    }
+    for (i = 0; i < s->helper_count; i++)
+        s->helpers[i]->running = pthread_create(&s->helpers[i]->thread, NULL, helper_run, s->helpers[i]) == 0;
+#else
+    (void)s;
+#endif
+}
+
+/* Stops the helper threads of s and waits for them. */
+static void threads_stop(Search *s)
+{
+#if HAVE_THREADS
+    int i;
+    search_stop(s);
+    for (i = 0; i < s->helper_count; i++)
+        if (s->helpers[i]->running) {
+            pthread_join(s->helpers[i]->thread, NULL);
+            s->helpers[i]->running = 0;
+        }
+#else
+    (void)s;
+#endif
+}
+
+/* Returns 1 once the search of s is stopping (its own flag; a helper's follows its main's). */
+static int search_stopping(const Search *s)
+{
+    return shared_load(&s->stop);
+}
+
+/* Stops the search of s (a main thread), and with it its helper threads. */
+static void search_stop(Search *s)
+{
+    shared_store(&s->stop, 1);
+}
+
+/* The nodes searched so far by s and its helper threads. */
+static uint64_t search_nodes(const Search *s)
+{
+    uint64_t total = shared_load64(&s->nodes);
+    int i;
+    for (i = 0; i < s->helper_count; i++)
+        total += shared_load64(&s->helpers[i]->nodes);
+    return total;
+}
+
+/* Reads a word another thread may write (relaxed: no order beyond the word itself). */
+static int shared_load(const int *p)
+{
+#if HAVE_THREADS
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#else
+    return *p;
+#endif
+}
+
+/* Writes a word another thread may read. */
+static void shared_store(int *p, int value)
+{
+#if HAVE_THREADS
+    __atomic_store_n(p, value, __ATOMIC_RELAXED);
+#else
+    *p = value;
+#endif
+}
+
+/* Reads a 64-bit word another thread may write. */
+static uint64_t shared_load64(const uint64_t *p)
+{
+#if HAVE_THREADS
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#else
+    return *p;
+#endif
+}
+
+/* Writes a 64-bit word another thread may read. */
+static void shared_store64(uint64_t *p, uint64_t value)
+{
+#if HAVE_THREADS
+    __atomic_store_n(p, value, __ATOMIC_RELAXED);
+#else
+    *p = value;
+#endif
+}
+
 /* ==================================================================== time */
 
 /* A one-shot call keeps back ONE_SHOT_RESERVE seconds plus ONE_SHOT_RESERVE_SHARE of its limit
- * for start-up, exit and a loaded machine, and searches at least ONE_SHOT_MIN_SHARE of it. */
-static const double ONE_SHOT_RESERVE = 0.035, ONE_SHOT_RESERVE_SHARE = 0.05, ONE_SHOT_MIN_SHARE = 0.2;
+ * for its caller's spawn, its own exit and the caller's notice of it, and searches at least
+ * ONE_SHOT_MIN_SHARE of it. On a loaded machine it also keeps back the longest stall it has
+ * seen (time waiting for a processor), up to STALL_GUARD_MAX_SHARE of its budget: a stall as
+ * long may come after its last look at the clock (docs/engine.md, "Time"). */
+static const double ONE_SHOT_RESERVE = 0.010, ONE_SHOT_RESERVE_SHARE = 0.02, ONE_SHOT_MIN_SHARE = 0.2;
+static const double STALL_GUARD_MAX_SHARE = 0.5;
 /* A real clock: the time left is spread over the moves to go (CLOCK_MOVES_TO_GO in sudden
  * death) plus CLOCK_INCREMENT_SHARE of the increment, the hard budget CLOCK_HARD_FACTOR times
  * that, neither above CLOCK_CAP_SHARE of what is left (CLOCK_LAST_MOVE_CAP_SHARE on the last
@@ -262,28 +534,61 @@ static void time_for_clock(double left, double inc, int moves_to_go, double over
     *hard = CLOCK_HARD_FACTOR * target < cap ? CLOCK_HARD_FACTOR * target : cap;
 }
 
-/* Checks the clock, node limit and the caller's poll every POLL_NODES nodes. */
+/* Checks the clock, node limit and the caller's poll every POLL_NODES nodes; notes the
+ * longest time between two such checks (a stall, on a loaded machine). */
 static int time_is_up(Search *s)
 {
-    if (s->stop)
+    double now;
+    if (search_stopping(s))
         return 1;
     if ((s->nodes & (POLL_NODES - 1)) != 0)
         return 0;
-    if (s->limits.node_limit && s->nodes >= s->limits.node_limit)
-        s->stop = 1;
-    else if (s->limits.hard_deadline > 0 && clock_now() >= s->limits.hard_deadline)
-        s->stop = 1;
+    if (s->main_search) {
+        /* a helper thread stops when its main thread does, and stops it at the node limit */
+        Search *main_search = s->main_search;
+        if (main_search->limits.node_limit && search_nodes(main_search) >= main_search->limits.node_limit
+            && shared_load(&main_search->completed_depth) >= main_search->limits.min_depth)
+            search_stop(main_search);
+        if (shared_load(&main_search->stop))
+            shared_store(&s->stop, 1);
+        return search_stopping(s);
+    }
+    now = clock_now();
+    if (now - s->last_poll > s->longest_stall)
+        s->longest_stall = now - s->last_poll;
+    s->last_poll = now;
+    if (s->limits.node_limit && search_nodes(s) >= s->limits.node_limit && s->completed_depth >= s->limits.min_depth)
+        search_stop(s);
+    else if (s->limits.hard_deadline > 0 && now >= s->limits.hard_deadline - stall_guard(s))
+        search_stop(s);
     if (s->limits.poll)
         s->limits.poll(s);
-    return s->stop;
+    return search_stopping(s);
+}
+
+/* The time kept back before the hard deadline against a stall after the last check of the
+ * clock: the longest stall seen, at most STALL_GUARD_MAX_SHARE of the time from the start to
+ * that deadline; 0 unless the limits ask for it. */
+static double stall_guard(const Search *s)
+{
+    double cap = STALL_GUARD_MAX_SHARE * (s->limits.hard_deadline - s->limits.start);
+    if (!s->limits.stall_guard)
+        return 0;
+    return s->longest_stall < cap ? s->longest_stall : cap;
 }
 
 /* ===================================================== transposition table */
 
 /* Replacement: an entry counts TT_AGE_PLIES plies shallower for each search since it was
- * written; within a search, an inexact result does not replace an entry more than
- * TT_KEEP_DEPTH plies deeper. */
-enum { TT_AGE_PLIES = 8, TT_KEEP_DEPTH = 2 };
+ * written (ages count modulo TT_AGE_MASK + 1); within a search, an inexact result does not
+ * replace an entry more than TT_KEEP_DEPTH plies deeper. */
+enum { TT_AGE_PLIES = 8, TT_KEEP_DEPTH = 2, TT_AGE_MASK = 63 };
+/* An entry's data word: the move in 16 bits (from, to, kind, promotion less KNIGHT), score and
+ * evaluation 16 bits each, depth 8, bound 2, age 6. */
+enum {
+    TT_DATA_SCORE_SHIFT = 16, TT_DATA_EVAL_SHIFT = 32, TT_DATA_DEPTH_SHIFT = 48, TT_DATA_BOUND_SHIFT = 56,
+    TT_DATA_AGE_SHIFT = 58, TT_MOVE_KIND_SHIFT = 12, TT_MOVE_PROMO_SHIFT = 14, TT_DEPTH_MAX = 255
+};
 /* A one-shot table: TT_MB_PER_SECOND megabytes per second of budget (two entries per node at
  * 1.2 M nodes/s), from TT_MIN_MB to TT_MAX_MB. */
 enum { TT_MB_PER_SECOND = 40, TT_MIN_MB = 1, TT_MAX_MB = 64 };
@@ -316,7 +621,9 @@ static size_t tt_megabytes_for(double budget)
 /* Releases the table; it is then empty, of no size. */
 static void tt_free(TransTable *tt)
 {
-    free(tt->buckets);
+    if (!tt->external)
+        free(tt->buckets);
+    tt->external = 0;
     tt->buckets = NULL;
     tt->count = 0;
     tt->megabytes = 0;
@@ -342,33 +649,60 @@ static void tt_prefetch(const TransTable *tt, uint64_t key)
 #endif
 }
 
-/* Returns the entry for key (hit = 1) or the entry to replace (hit = 0). */
-static TTEntry *tt_probe(TransTable *tt, uint64_t key, int *hit)
+/* Packs d into an entry's data word. */
+static uint64_t tt_pack(const TTData *d)
 {
-    static TTEntry scratch;
-    TTBucket *bucket;
-    TTEntry *victim;
-    uint32_t check = (uint32_t)(key >> 32);
+    Move m = d->move;
+    uint64_t move = (uint64_t)(move_from(m) | move_to(m) << 6 | move_kind(m) << TT_MOVE_KIND_SHIFT
+                               | (move_kind(m) == KIND_PROMOTION ? move_promo(m) - KNIGHT : 0) << TT_MOVE_PROMO_SHIFT);
+    return move | (uint64_t)(uint16_t)d->score << TT_DATA_SCORE_SHIFT | (uint64_t)(uint16_t)d->eval << TT_DATA_EVAL_SHIFT
+           | (uint64_t)d->depth << TT_DATA_DEPTH_SHIFT | (uint64_t)d->bound << TT_DATA_BOUND_SHIFT
+           | (uint64_t)d->age << TT_DATA_AGE_SHIFT;
+}
+
+/* Unpacks an entry's data word into d. Any word gives values in range: the move is only a
+ * candidate (checked legal before use), the scores 16-bit. */
+static void tt_unpack(uint64_t data, TTData *d)
+{
+    int from = (int)(data & 63), to = (int)(data >> 6 & 63), kind = (int)(data >> TT_MOVE_KIND_SHIFT & 3);
+    int promo = kind == KIND_PROMOTION ? KNIGHT + (int)(data >> TT_MOVE_PROMO_SHIFT & 3) : 0;
+    d->move = (data & 0xFFFF) ? make_move(from, to, promo, kind) : MOVE_NONE;
+    d->score = (int16_t)(uint16_t)(data >> TT_DATA_SCORE_SHIFT);
+    d->eval = (int16_t)(uint16_t)(data >> TT_DATA_EVAL_SHIFT);
+    d->depth = (int)(data >> TT_DATA_DEPTH_SHIFT & 0xFF);
+    d->bound = (int)(data >> TT_DATA_BOUND_SHIFT & 3);
+    d->age = (int)(data >> TT_DATA_AGE_SHIFT & TT_AGE_MASK);
+}
+
+/* Looks key up: returns 1 with its entry unpacked in out, else 0. */
+static int tt_probe(const TransTable *tt, uint64_t key, TTData *out)
+{
+    const TTBucket *bucket;
     int i;
-    *hit = 0;
-    if (!tt->count) {
-        memset(&scratch, 0, sizeof scratch);
-        return &scratch;
-    }
+    if (!tt->count)
+        return 0;
     bucket = &tt->buckets[key & (tt->count - 1)];
-    victim = &bucket->entry[0];
     for (i = 0; i < TT_BUCKET; i++) {
-        TTEntry *e = &bucket->entry[i];
-        if (e->key == check && e->bound != BOUND_NONE) {
-            *hit = 1;
-            return e;
+        uint64_t data = shared_load64(&bucket->entry[i].data);
+        if ((shared_load64(&bucket->entry[i].check) ^ data) == key) {
+            tt_unpack(data, out);
+            /* a file's table may hold anything: scores beyond the search's range are refused */
+            if (out->bound != BOUND_NONE && abs(out->score) < SCORE_INF && abs(out->eval) < SCORE_INF)
+                return 1;
         }
-        /* replace the shallowest entry, preferring those from older searches */
-        if (e->depth - TT_AGE_PLIES * (uint8_t)(tt->age - e->age)
-            < victim->depth - TT_AGE_PLIES * (uint8_t)(tt->age - victim->age))
-            victim = e;
     }
-    return victim;
+    return 0;
+}
+
+/* Returns the share in permille of the first 1000 entries that hold a position, of any search. */
+static int tt_filled(const TransTable *tt)
+{
+    size_t i, used = 0, seen = 0;
+    int j;
+    for (i = 0; i < tt->count && seen < 1000; i++)
+        for (j = 0; j < TT_BUCKET; j++, seen++)
+            used += (shared_load64(&tt->buckets[i].entry[j].data) >> TT_DATA_BOUND_SHIFT & 3) != BOUND_NONE;
+    return seen ? (int)(used * 1000 / seen) : 0;
 }
 
 /* Returns how full the table is in permille (UCI hashfull): the share of the first 1000
@@ -378,32 +712,59 @@ static int tt_hashfull(const TransTable *tt)
     size_t i, used = 0, seen = 0;
     int j;
     for (i = 0; i < tt->count && seen < 1000; i++) {
-        for (j = 0; j < TT_BUCKET; j++, seen++)
-            used += tt->buckets[i].entry[j].bound != BOUND_NONE && tt->buckets[i].entry[j].age == tt->age;
+        for (j = 0; j < TT_BUCKET; j++, seen++) {
+            TTData d;
+            tt_unpack(shared_load64(&tt->buckets[i].entry[j].data), &d);
+            used += d.bound != BOUND_NONE && d.age == tt->age;
+        }
     }
     return seen ? (int)(used * 1000 / seen) : 0;
 }
 
 /* Stores a node's result at ply (its move, score, static evaluation, depth and bound), unless
- * a deeper entry of this search is worth keeping; a result without a move keeps the old one. */
+ * a deeper entry of this search is worth keeping; a result without a move keeps the old one.
+ * The entry replaced is key's own, else the shallowest, preferring those of older searches. */
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply)
 {
-    int hit;
-    TTEntry *e;
+    TTBucket *bucket;
+    TTEntry *victim = NULL;
+    TTData d;
+    uint64_t data;
+    int i, victim_worth = INT_MAX;
     if (!tt->count)
         return;
-    e = tt_probe(tt, key, &hit);
-    if (hit && move == MOVE_NONE)
-        move = e->move;
-    if (hit && bound != BOUND_EXACT && depth + TT_KEEP_DEPTH < e->depth && e->age == tt->age)
-        return;
-    e->key = (uint32_t)(key >> 32);
-    e->move = move;
-    e->score = (int16_t)score_to_tt(score, ply);
-    e->eval = (int16_t)eval;
-    e->depth = (uint8_t)depth;
-    e->bound = (uint8_t)bound;
-    e->age = tt->age;
+    bucket = &tt->buckets[key & (tt->count - 1)];
+    for (i = 0; i < TT_BUCKET; i++) {
+        TTEntry *e = &bucket->entry[i];
+        int old_depth, old_age, worth;
+        data = shared_load64(&e->data);
+        old_depth = (int)(data >> TT_DATA_DEPTH_SHIFT & 0xFF);
+        old_age = (int)(data >> TT_DATA_AGE_SHIFT & TT_AGE_MASK);
+        if ((shared_load64(&e->check) ^ data) == key && (data >> TT_DATA_BOUND_SHIFT & 3) != BOUND_NONE) {
+            if (move == MOVE_NONE) {
+                tt_unpack(data, &d);
+                move = d.move;
+            }
+            if (bound != BOUND_EXACT && depth + TT_KEEP_DEPTH < old_depth && old_age == tt->age)
+                return;
+            victim = e;
+            break;
+        }
+        worth = old_depth - TT_AGE_PLIES * ((tt->age - old_age) & TT_AGE_MASK);
+        if (worth < victim_worth) {
+            victim = e;
+            victim_worth = worth;
+        }
+    }
+    d.move = move;
+    d.score = score_to_tt(score, ply);
+    d.eval = eval;
+    d.depth = depth < TT_DEPTH_MAX ? depth : TT_DEPTH_MAX;
+    d.bound = bound;
+    d.age = tt->age;
+    data = tt_pack(&d);
+    shared_store64(&victim->data, data);
+    shared_store64(&victim->check, key ^ data);
 }
 
 /* Mate scores are stored relative to the node, not the root. */
@@ -416,6 +777,391 @@ static int score_to_tt(int score, int ply)
 static int score_from_tt(int score, int ply)
 {
     return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
+}
+
+/* ============================================================= table file */
+
+/* A table kept in a file between one-shot calls (--hash-file, docs/command-line.md): a header,
+ * the transposition table's buckets, then the search's history (SearchHistory). With POSIX the
+ * file is mapped shared, so that calls running at once share one table as threads do (each
+ * entry checked against its key, each move checked legal); elsewhere it is read whole and
+ * written back whole through a temporary file renamed over it. Whatever the file holds, the
+ * header is checked before use, the histories are clamped to their ranges, and a file that is
+ * not ours is never written. */
+
+/* The file's header. TABLE_FILE_VERSION changes with the meaning of what the file holds
+ * (the entry's packing, what a score or an evaluation in it means, SearchHistory's fields);
+ * the signature ties it to the evaluation that filled it (eval_signature). */
+enum { TABLE_FILE_VERSION = 1, TABLE_FILE_ENDIAN = 0x01020304 };
+static const char TABLE_FILE_MAGIC[8] = { 'B', 'o', 'x', 'e', 'r', 'T', 'T', '\n' };
+typedef struct {
+    char magic[8];
+    uint32_t version;
+    uint32_t endian;            /* TABLE_FILE_ENDIAN as this machine writes it */
+    uint64_t signature;         /* eval_signature() */
+    uint64_t bucket_count;      /* a power of two */
+    uint32_t bucket_size;       /* sizeof(TTBucket) */
+    uint32_t history_size;      /* sizeof(SearchHistory) */
+    uint32_t age;               /* the age of the next search */
+    uint32_t reserved[5];
+} TableFileHeader;
+
+/* A table file in use: its memory (mapped, or read), size and path. */
+typedef struct {
+    unsigned char *base;    /* NULL when none is in use */
+    size_t size;
+    int mapped;             /* 1: mapped shared (POSIX), 0: read whole, written back at detach */
+    char path[4096];
+} TableFile;
+
+/* prototypes */
+static int table_file_attach(TableFile *f, const char *path, size_t megabytes, Search *s, char *warning, size_t size);
+static void table_file_detach(TableFile *f, Search *s, char *warning, size_t size);
+static int table_file_release(TableFile *f);
+static void table_file_warn(char *warning, size_t size, const char *path, const char *reason, int cold);
+static size_t table_file_size(uint64_t bucket_count);
+static void table_file_header(TableFileHeader *h, uint64_t bucket_count);
+static int table_file_valid(const TableFileHeader *h, size_t file_size);
+static void table_file_use(TableFile *f, Search *s);
+static void history_clamp(SearchHistory *h);
+static void clamp_values(int16_t *values, size_t count, int limit);
+static int table_file_map(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size);
+static int table_file_read(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size);
+#if HAVE_POSIX
+static int table_file_create(TableFile *f, const char *path, uint64_t bucket_count, const char *note, char *warning, size_t size);
+static void table_file_on_sigbus(int signal_number, siginfo_t *info, void *context);
+static void table_file_guard(const TableFile *f);
+#endif
+
+/* Makes the table file at path s's table and history, creating it with a table of about
+ * megabytes (a power of two of buckets) when it does not exist or holds an older table of ours.
+ * Returns 1, or 0 with s untouched and a reason in warning (empty when the file simply cannot
+ * serve, which never happens quietly: every 0 sets one). */
+static int table_file_attach(TableFile *f, const char *path, size_t megabytes, Search *s, char *warning, size_t size)
+{
+    uint64_t count = 1;
+    int ok;
+    warning[0] = '\0';
+    while (count * 2 * sizeof(TTBucket) <= megabytes * 1024 * 1024)
+        count *= 2;
+    if (strlen(path) >= sizeof f->path) {
+        table_file_warn(warning, size, path, "is too long a path", 1);
+        return 0;
+    }
+    snprintf(f->path, sizeof f->path, "%s", path);
+    ok = HAVE_POSIX ? table_file_map(f, path, count, warning, size) : table_file_read(f, path, count, warning, size);
+    if (ok)
+        table_file_use(f, s);
+    return ok;
+}
+
+/* Gives s the table and history of the file f holds. */
+static void table_file_use(TableFile *f, Search *s)
+{
+    TableFileHeader *h = (TableFileHeader *)f->base;
+    tt_free(&s->tt);
+    s->tt.buckets = (TTBucket *)(f->base + sizeof *h);
+    s->tt.count = (size_t)h->bucket_count;
+    s->tt.megabytes = 0;
+    s->tt.external = 1;
+    s->tt.age = (int)(h->age & TT_AGE_MASK);
+    memcpy(&s->hist, f->base + sizeof *h + h->bucket_count * sizeof(TTBucket), sizeof s->hist);
+    history_clamp(&s->hist);
+    s->keep_history = 1;
+}
+
+/* Gives the file s's history and the age of its next search, and lets it go: written back
+ * (the read copy) or unmapped; s is left without a table. A file that could not be written
+ * back leaves a warning. */
+static void table_file_detach(TableFile *f, Search *s, char *warning, size_t size)
+{
+    TableFileHeader *h = (TableFileHeader *)f->base;
+    if (!f->base)
+        return;
+    memcpy(f->base + sizeof *h + h->bucket_count * sizeof(TTBucket), &s->hist, sizeof s->hist);
+    h->age = (uint32_t)((s->tt.age + 1) & TT_AGE_MASK);
+    s->tt.buckets = NULL;
+    s->tt.count = 0;
+    s->tt.external = 0;
+    s->keep_history = 0;
+    warning[0] = '\0';
+    if (table_file_release(f) != 0)
+        table_file_warn(warning, size, f->path, "could not be written; it is as it was", 0);
+}
+
+/* The size of a table file whose table has bucket_count buckets. */
+static size_t table_file_size(uint64_t bucket_count)
+{
+    return sizeof(TableFileHeader) + (size_t)bucket_count * sizeof(TTBucket) + sizeof(SearchHistory);
+}
+
+/* Fills the header of a new table file of bucket_count buckets. */
+static void table_file_header(TableFileHeader *h, uint64_t bucket_count)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, TABLE_FILE_MAGIC, sizeof h->magic);
+    h->version = TABLE_FILE_VERSION;
+    h->endian = TABLE_FILE_ENDIAN;
+    h->signature = eval_signature();
+    h->bucket_count = bucket_count;
+    h->bucket_size = sizeof(TTBucket);
+    h->history_size = sizeof(SearchHistory);
+}
+
+/* Returns 1 if h heads a table file this build can use whose size is file_size, 0 if it is a
+ * table file of ours it cannot use (another version, evaluation or size), -1 if it is not
+ * ours at all. */
+static int table_file_valid(const TableFileHeader *h, size_t file_size)
+{
+    uint64_t count = h->bucket_count;
+    if (memcmp(h->magic, TABLE_FILE_MAGIC, sizeof h->magic) != 0)
+        return -1;
+    return h->version == TABLE_FILE_VERSION && h->endian == TABLE_FILE_ENDIAN && h->signature == eval_signature()
+           && h->bucket_size == sizeof(TTBucket) && h->history_size == sizeof(SearchHistory) && count > 0
+           && (count & (count - 1)) == 0 && count <= (SIZE_MAX - sizeof(TableFileHeader)) / sizeof(TTBucket) / 2
+           && table_file_size(count) == file_size;
+}
+
+/* Clamps every value of a history read from a file to the range the search keeps it in. */
+static void history_clamp(SearchHistory *h)
+{
+    clamp_values(&h->main[0][0][0], sizeof h->main / sizeof(int16_t), HISTORY_MAX);
+    clamp_values(&h->cont[0][0][0][0], sizeof h->cont / sizeof(int16_t), HISTORY_MAX);
+    clamp_values(&h->capture[0][0][0], sizeof h->capture / sizeof(int16_t), HISTORY_MAX);
+    clamp_values(&h->pawn_correction[0][0], sizeof h->pawn_correction / sizeof(int16_t), CORRECTION_MAX);
+    clamp_values(&h->piece_correction[0][0][0], sizeof h->piece_correction / sizeof(int16_t), CORRECTION_MAX);
+}
+
+/* Clamps count values to +-limit. */
+static void clamp_values(int16_t *values, size_t count, int limit)
+{
+    size_t i;
+    for (i = 0; i < count; i++)
+        values[i] = (int16_t)(values[i] > limit ? limit : values[i] < -limit ? -limit : values[i]);
+}
+
+#if HAVE_POSIX
+/* The mapping a SIGBUS may hit (the file truncated by another process, a disk that cannot hold
+ * a page written) and a descriptor of /dev/zero to map over it in that case. */
+static unsigned char *volatile guarded_base;
+static volatile size_t guarded_size;
+static volatile int guard_zero_fd = -1;
+
+/* SIGBUS in the guarded mapping: private zero pages take its place (mmap is a system call that
+ * Linux and the BSDs allow here), so that the search goes on with an empty table and the call
+ * answers; anywhere else, the default action. */
+static void table_file_on_sigbus(int signal_number, siginfo_t *info, void *context)
+{
+    unsigned char *at = info->si_addr, *base = guarded_base;
+    (void)context;
+    if (base && at >= base && at < base + guarded_size
+        && mmap(base, guarded_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, guard_zero_fd, 0) != MAP_FAILED)
+        return;
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+/* Guards the mapping of f against SIGBUS (base NULL: ends the guard). */
+static void table_file_guard(const TableFile *f)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    if (f) {
+        if (guard_zero_fd < 0)
+            guard_zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+        guarded_size = f->size;
+        guarded_base = f->base;
+        action.sa_sigaction = table_file_on_sigbus;
+        action.sa_flags = SA_SIGINFO;
+    } else {
+        guarded_base = NULL;
+        action.sa_handler = SIG_DFL;
+    }
+    sigaction(SIGBUS, &action, NULL);
+}
+#endif
+
+/* Maps the table file at path (POSIX), creating it with bucket_count buckets when it is missing,
+ * empty, or an older or damaged table of ours (a file that is not ours is never touched).
+ * Returns 1, or 0 with a warning. */
+static int table_file_map(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size)
+{
+#if HAVE_POSIX
+    TableFileHeader h;
+    struct stat st;
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC), valid;
+    void *base;
+    if (fd < 0 && errno == ENOENT)
+        return table_file_create(f, path, bucket_count, "", warning, size);
+    if (fd < 0) {
+        table_file_warn(warning, size, path, errno == ELOOP ? "is a symbolic link, which is never followed" : strerror(errno), 1);
+        return 0;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        table_file_warn(warning, size, path, "is not a regular file", 1);
+        return 0;
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return table_file_create(f, path, bucket_count, "", warning, size);
+    }
+    memset(&h, 0, sizeof h);
+    valid = pread(fd, &h, sizeof h, 0) > 0 ? table_file_valid(&h, (size_t)st.st_size) : -1;
+    if (valid <= 0) {
+        close(fd);
+        if (valid < 0) {
+            table_file_warn(warning, size, path, "is not a Boxer table file, so it is left as it is", 1);
+            return 0;
+        }
+        return table_file_create(f, path, bucket_count, "held a table of another build or size, now replaced by an empty one",
+                                 warning, size);
+    }
+    base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED) {
+        table_file_warn(warning, size, path, strerror(errno), 1);
+        return 0;
+    }
+    f->base = base;
+    f->size = (size_t)st.st_size;
+    f->mapped = 1;
+    table_file_guard(f);
+    return 1;
+#else
+    (void)f;
+    (void)path;
+    (void)bucket_count;
+    snprintf(warning, size, "hash file: this build cannot map files");
+    return 0;
+#endif
+}
+
+/* Creates the table file at path with bucket_count empty buckets and maps it (POSIX): written
+ * under a temporary name beside it, then renamed over it, so that no call ever sees it half
+ * made. note, when not empty, becomes the warning of a success. Returns 1, or 0 with a warning. */
+#if HAVE_POSIX
+static int table_file_create(TableFile *f, const char *path, uint64_t bucket_count, const char *note, char *warning,
+                             size_t size)
+{
+    char tmp[sizeof f->path + 32];
+    TableFileHeader h;
+    size_t total = table_file_size(bucket_count);
+    void *base = MAP_FAILED;
+    int fd, error;
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        table_file_warn(warning, size, path, strerror(errno), 1);
+        return 0;
+    }
+    table_file_header(&h, bucket_count);
+    /* the whole file's room is taken now: a full disk fails here, not in the middle of a search;
+     * a file size limit (ulimit -f) fails too, and must not end the process with SIGXFSZ */
+    signal(SIGXFSZ, SIG_IGN);
+    error = posix_fallocate(fd, 0, (off_t)total);
+    if (error == 0 && pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+        error = errno ? errno : EIO;
+    if (error == 0 && (base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
+        error = errno;
+    if (error == 0 && rename(tmp, path) != 0)
+        error = errno;
+    close(fd);
+    if (error != 0) {
+        if (base != MAP_FAILED)
+            munmap(base, total);
+        unlink(tmp);
+        table_file_warn(warning, size, path, strerror(error), 1);
+        return 0;
+    }
+    f->base = base;
+    f->size = total;
+    f->mapped = 1;
+    table_file_guard(f);
+    if (note[0])
+        table_file_warn(warning, size, path, note, 0);
+    return 1;
+}
+#endif
+
+/* Reads the table file at path whole (without POSIX), or starts an empty table of bucket_count
+ * buckets when there is none yet or it holds an older or damaged table of ours; it is written
+ * back at table_file_detach. C99 cannot tell a regular file from a device, so anything that
+ * opens and is not a table of ours, an empty file included (/dev/null reads as one), is left
+ * alone. Returns 1, or 0 with a warning. */
+static int table_file_read(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size)
+{
+    TableFileHeader h;
+    FILE *in = fopen(path, "rb");
+    long length = -1;
+    int valid = 0;
+    if (in && fseek(in, 0, SEEK_END) == 0)
+        length = ftell(in);
+    if (in && length > 0 && fseek(in, 0, SEEK_SET) == 0 && fread(&h, sizeof h, 1, in) == 1)
+        valid = table_file_valid(&h, (size_t)length);
+    else if (in)
+        valid = -1;
+    if (valid < 0) {
+        fclose(in);
+        table_file_warn(warning, size, path, "is not a Boxer table file, so it is left as it is", 1);
+        return 0;
+    }
+    f->size = valid ? (size_t)length : table_file_size(bucket_count);
+    f->base = calloc(1, f->size);
+    f->mapped = 0;
+    if (f->base && valid && (fseek(in, 0, SEEK_SET) != 0 || fread(f->base, 1, f->size, in) != f->size)) {
+        free(f->base);
+        f->base = NULL;
+    }
+    if (in)
+        fclose(in);
+    if (!f->base) {
+        table_file_warn(warning, size, path, "cannot be read", 1);
+        return 0;
+    }
+    if (!valid)
+        table_file_header((TableFileHeader *)f->base, bucket_count);
+    if (!valid && length > 0)
+        table_file_warn(warning, size, path, "held a table of another build or size, now replaced by an empty one", 0);
+    return 1;
+}
+
+/* Lets the table file go: unmapped (POSIX), or written back through a temporary file renamed
+ * over it and freed. Returns 0, or -1 when it could not be written (the file is then as it was). */
+static int table_file_release(TableFile *f)
+{
+    char tmp[sizeof f->path + 16];
+    FILE *out;
+    int ok;
+    if (f->mapped) {
+#if HAVE_POSIX
+        table_file_guard(NULL);
+        munmap(f->base, f->size);
+#endif
+        f->base = NULL;
+        return 0;
+    }
+    /* a name of its own for each process (its stack's address differs where addresses are
+     * randomized, the clock elsewhere), so that calls at once do not write one file */
+    snprintf(tmp, sizeof tmp, "%s.%lx.tmp", f->path, (unsigned long)((uintptr_t)&out ^ (uintptr_t)clock()) & 0xFFFFFFUL);
+    out = fopen(tmp, "wb");
+    ok = out && fwrite(f->base, 1, f->size, out) == f->size;
+    ok = out && fclose(out) == 0 && ok;
+    if (ok && rename(tmp, f->path) != 0)
+        ok = remove(f->path) == 0 && rename(tmp, f->path) == 0;
+    if (!ok)
+        remove(tmp);
+    free(f->base);
+    f->base = NULL;
+    return ok ? 0 : -1;
+}
+
+/* Writes "hash file 'PATH': REASON" into warning, and "; searching without it" when the call
+ * searches cold (the path cut to 200 bytes). */
+static void table_file_warn(char *warning, size_t size, const char *path, const char *reason, int cold)
+{
+    snprintf(warning, size, "hash file '%.200s': %s%s", path, reason, cold ? "; searching without it" : "");
 }
 
 /* ================================================================== search */
@@ -446,15 +1192,21 @@ enum {
     SEE_QUIET_PER_PLY = 64,     /* than this a ply (the piece is left to be taken), while the
                                  * opponent has a piece: against a lone king or pawns every
                                  * move is searched (K+B+N against K needs them) */
+    SE_DEPTH = 6,               /* singular extensions from this depth on, of a hash move stored */
+    SE_TT_DEPTH_SLACK = 3,      /* at most this many plies shallower, when the other moves searched */
+    SE_MARGIN_PER_PLY = 2,      /* to half the depth stay this much a ply below its score; */
+    SE_DOUBLE_MARGIN = 20,      /* twice, when this much further below (outside PV nodes), */
+    SE_DOUBLE_MAX = 6,          /* at most this many times on a path */
     LMR_DEPTH = 3,              /* late move reductions of quiet moves from this depth on, */
-    LMR_HISTORY_DIVISOR = 6000, /* a ply less for every this much history (more when it is negative) */
+    LMR_HISTORY_DIVISOR = 10000, /* a ply less for every this much history (more when it is negative) */
     ROOT_LMR_DEPTH = 3,         /* at the root from this depth on, quiet moves after the first */
     ROOT_LMR_MOVES = 4,         /* ROOT_LMR_MOVES are searched a ply shallower first */
     DELTA_MARGIN = 200,         /* the quiescence search skips a capture that, even this much ahead, stays below alpha */
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
     HISTORY_BONUS_SCALE = 16,   /* a quiet move's history changes by HISTORY_BONUS_SCALE * depth^2, */
     HISTORY_BONUS_MAX = 1600,   /* at most this */
-    MVV_LVA_SCALE = 16,         /* captures order by the victim's value times this, less the attacker's type */
+    MVV_LVA_SCALE = 16,         /* captures order by the victim's value times this, less the attacker's type, */
+    CAPTURE_HISTORY_DIVISOR = 8, /* plus their capture history divided by this */
     SEE_MAX_CAPTURES = 32,      /* exchanges longer than this are cut */
     LMR_TABLE = 64              /* the reduction table's depths and move numbers */
 };
@@ -481,9 +1233,24 @@ static void search_table(Search *s, size_t megabytes)
     }
 }
 
-/* Releases s's table. */
+/* Forgets the game: an empty table and history, as at a new game. */
+static void search_new_game(Search *s)
+{
+    tt_clear(&s->tt);
+    search_clear_history(s);
+}
+
+/* Empties the history of moves and evaluations. */
+static void search_clear_history(Search *s)
+{
+    memset(&s->hist, 0, sizeof s->hist);
+    s->history_used = 0;
+}
+
+/* Releases s's table and helper threads. */
 static void search_free(Search *s)
 {
+    search_threads(s, 1);
     tt_free(&s->tt);
 }
 
@@ -495,6 +1262,7 @@ static void search_run(Search *s, const Board *board, const uint64_t *keys, int 
 {
     MoveList list;
     s->limits = *limits;
+    level_limits(&s->limits);
     search_reset(s, board, keys, key_count);
     if (!moves) {
         gen_legal(&s->board, &list, GEN_ALL);
@@ -503,7 +1271,90 @@ static void search_run(Search *s, const Board *board, const uint64_t *keys, int 
     }
     s->root_count = count;
     memcpy(s->root_moves, moves, sizeof(Move) * (size_t)count);
+    if (s->helper_count > 0)
+        eval_init(); /* before any thread evaluates */
+    threads_start(s);
     iterate(s);
+    threads_stop(s);
+    if (s->limits.level_set && s->limits.level < LEVEL_MAX)
+        level_choose(s);
+}
+
+/* The next number of the generator whose state is *state: SplitMix64 (Sebastiano Vigna,
+ * prng.di.unimi.it), any seed being good. */
+static uint64_t random_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* Levels (UCI's Skill Level, --level): LEVEL_MAX plays at full strength; a level below it
+ * searches at most LEVEL_NODES[level] nodes (but always a ply, whose quiescence search sees a
+ * piece left hanging; the clock is looked at every POLL_NODES nodes), LEVEL_LINES lines, and
+ * plays one of those at most level_margin(level) centipawns below the best, the nearer the
+ * likelier: weaker by searching less and by choosing among near-best moves, never by a blunder
+ * the search sees (a free queen is 900 above any other move). Strength of each level against
+ * the ladder's engines: docs/uci.md. */
+static const int LEVEL_NODES[LEVEL_MAX] = {
+    50, 80, 120, 180, 270, 400, 600, 900, 1400, 2000, 3000, 4500, 7000, 10000, 15000, 23000, 35000, 50000, 80000, 120000
+};
+
+/* The strength of each level below LEVEL_MAX in Elo, on the ladder of docs/uci.md (Fairy-Max at
+ * 2000, one-shot games at 0.1 s a move; measured there); UCI_Elo from LEVEL_ELO_MIN (level 0)
+ * to LEVEL_ELO_MAX (level LEVEL_MAX - 1) picks the strongest level at or below it. */
+static const int LEVEL_ELO[LEVEL_MAX] = {
+    1500, 1575, 1650, 1725, 1800, 1875, 1950, 2025, 2100, 2175, 2250, 2325, 2400, 2475, 2550, 2625, 2700, 2775, 2850, 2925
+};
+
+/* The level for UCI_Elo elo: the strongest whose strength is at most elo (level 0 below all). */
+static int level_for_elo(int elo)
+{
+    int level = 0;
+    while (level + 1 < LEVEL_MAX && LEVEL_ELO[level + 1] <= elo)
+        level++;
+    return level;
+}
+
+/* Narrows limits to a level below LEVEL_MAX: its nodes, its lines, and a ply at least. */
+static void level_limits(Limits *limits)
+{
+    uint64_t nodes;
+    if (!limits->level_set || limits->level >= LEVEL_MAX)
+        return;
+    nodes = (uint64_t)LEVEL_NODES[limits->level < 0 ? 0 : limits->level];
+    if (!limits->node_limit || limits->node_limit > nodes)
+        limits->node_limit = nodes;
+    if (limits->multipv < LEVEL_LINES)
+        limits->multipv = LEVEL_LINES;
+    limits->min_depth = LEVEL_MIN_DEPTH;
+}
+
+/* The centipawns below the best line that a level's choice may go. */
+static int level_margin(int level)
+{
+    return LEVEL_MARGIN_PER_LEVEL * (LEVEL_MAX - level);
+}
+
+/* After a level's search: draws the move to play among the lines of the last iteration within
+ * the level's margin of the best, each weighted by how near it is; a mate found is played, a
+ * line that is mated is never chosen. Sets best_move and best_score. */
+static void level_choose(Search *s)
+{
+    const PvLine *lines = s->done_lines;
+    int margin = level_margin(s->limits.level), best = lines[0].score, total = 0, i, pick;
+    if (s->line_count < 2 || score_is_mate(best))
+        return;
+    if (!s->random_state)
+        s->random_state = (uint64_t)(clock_now() * 1e9) ^ (uint64_t)(uintptr_t)s;
+    for (i = 0; i < s->line_count && best - lines[i].score <= margin && lines[i].score > -SCORE_MATE_BOUND; i++)
+        total += margin - (best - lines[i].score) + 1;
+    pick = (int)(random_next(&s->random_state) % (uint64_t)total);
+    for (i = 0; pick >= margin - (best - lines[i].score) + 1; i++)
+        pick -= margin - (best - lines[i].score) + 1;
+    s->best_move = lines[i].pv[0];
+    s->best_score = lines[i].score;
 }
 
 /* Searches board's moves (count of them, all legal) in s within seconds counted from
@@ -517,45 +1368,55 @@ static Move search_one_shot(Search *s, const Board *board, const Move *moves, in
         return moves[0];
     limits->hard_deadline = limits->start + budget;
     limits->soft_deadline = limits->start + budget;
-    /* the size a one-shot call would use, so that batch lines answer as one-shot calls do */
-    search_table(s, tt_megabytes_for(budget));
+    limits->stall_guard = 1;
+    /* the size a one-shot call would use, so that batch lines answer as one-shot calls do; a
+     * table file's table as it is */
+    if (!s->tt.external)
+        search_table(s, tt_megabytes_for(budget));
     search_run(s, board, keys, key_count, moves, count, limits);
     return s->best_move;
 }
 
 /* Searches every legal move of board (one at least) in s within limits as the UCI engine does
  * in a game, so that a fixed-node match against our own UCI build is between equals: a table
- * of the UCI default size kept from move to move and cleared when new_game is set, keys being
+ * of the UCI default size and the history kept from move to move and cleared when new_game is
+ * set, keys being
  * the game's positions so far. Returns the move; its score (side to move's view) is in
  * s->best_score and the depth completed in s->completed_depth (0: no score). */
 static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
                              int new_game)
 {
-    if (new_game || s->tt.megabytes != HASH_DEFAULT_MB)
+    Limits game = *limits;
+    if (s->tt.megabytes != HASH_DEFAULT_MB)
         search_table(s, HASH_DEFAULT_MB);
-    search_run(s, board, keys, key_count, NULL, 0, limits);
+    if (new_game)
+        search_new_game(s);
+    game.keep_history = 1;
+    search_run(s, board, keys, key_count, NULL, 0, &game);
     return s->best_move;
 }
 
-/* Writes the principal variation in SAN (PV_SAN) or coordinates (PV_COORDINATES), the moves
- * separated by spaces, as far as it stays legal and fits in size (PV_TEXT holds it all). */
-static void search_pv(const Search *s, int notation, char *out, size_t size)
+/* Writes line number `line` of the last search (0: the best; s->report_line in a report) in SAN
+ * (PV_SAN) or coordinates (PV_COORDINATES), the moves separated by spaces, as far as it stays
+ * legal and fits in size (PV_TEXT holds it all). */
+static void search_pv(const Search *s, int line, int notation, char *out, size_t size)
 {
+    const PvLine *l = &s->lines[line];
     Board b = s->board;
     Undo u;
     int i;
     size_t used = 0;
     out[0] = '\0';
-    for (i = 0; i < s->pv_len[0] && move_is_legal(&b, s->pv[0][i]); i++) {
+    for (i = 0; i < l->pv_len && move_is_legal(&b, l->pv[i]); i++) {
         char move[SAN_MAX];
         if (notation == PV_SAN)
-            move_to_san(&b, s->pv[0][i], move);
+            move_to_san(&b, l->pv[i], move);
         else
-            move_to_uci(s->pv[0][i], move);
+            move_to_coords(&b, l->pv[i], b.chess960, move);
         if (used + strlen(move) + 2 > size)
             break;
         used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", move);
-        board_make(&b, s->pv[0][i], &u);
+        board_make(&b, l->pv[i], &u);
     }
 }
 
@@ -578,43 +1439,92 @@ static int score_mate_moves(int score)
 /* Iterative deepening with aspiration windows. */
 static void iterate(Search *s)
 {
-    int depth, score = 0, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH;
+    int depth, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH, line, lines;
+    lines = s->limits.multipv > 1 ? (s->limits.multipv < s->root_count ? s->limits.multipv : s->root_count) : 1;
     s->best_move = s->root_moves[0];
     s->eval_stack[0] = s->in_check[0] ? -SCORE_INF : evaluate(s, 0);
+    s->line_count = 0;
     for (depth = 1; depth <= max_depth; depth++) {
-        int delta = ASPIRATION_DELTA, alpha = -SCORE_INF, beta = SCORE_INF;
-        if (depth >= ASPIRATION_DEPTH) {
-            alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
-            beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
-        }
-        for (;;) {
-            int result = search_root(s, alpha, beta, depth);
-            if (s->stop)
-                break;
-            if (result <= alpha) {
-                report_iteration(s, depth, result, BOUND_UPPER);
-                beta = (alpha + beta) / 2;
-                alpha = result - delta > -SCORE_INF ? result - delta : -SCORE_INF;
-            } else if (result >= beta) {
-                report_iteration(s, depth, result, BOUND_LOWER);
-                beta = result + delta < SCORE_INF ? result + delta : SCORE_INF;
-            } else {
-                score = result;
-                break;
-            }
-            delta += delta / 2;
-        }
-        if (s->stop)
+        for (line = 0; line < lines && !search_stopping(s); line++)
+            search_line(s, line, depth);
+        if (search_stopping(s))
             break;
-        s->completed_depth = depth;
+        sort_lines(s, lines);
+        memcpy(s->done_lines, s->lines, sizeof(PvLine) * (size_t)lines);
+        s->line_count = lines;
+        shared_store(&s->completed_depth, depth);
         s->best_move = s->root_moves[0];
-        s->best_score = score;
-        report_iteration(s, depth, score, BOUND_EXACT);
-        if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline)
+        s->best_score = s->lines[0].score;
+        for (line = 0; line < lines; line++) {
+            s->report_line = line;
+            report_iteration(s, depth, s->lines[line].score, BOUND_EXACT);
+        }
+        if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline - stall_guard(s))
             break;
-        if (score_is_mate(score) && depth >= 2 * (SCORE_MATE - abs(score)) + MATE_SLACK_PLIES
+        if (score_is_mate(s->best_score) && depth >= 2 * (SCORE_MATE - abs(s->best_score)) + MATE_SLACK_PLIES
             && !s->limits.infinite)
             break;
+    }
+}
+
+/* Searches line number `line` (from 0) of the root to depth with aspiration windows around its
+ * last score: the best of the root moves after the lines before it, which it leaves in
+ * root_moves[line], its line noted and each aspiration fail reported. */
+static int search_line(Search *s, int line, int depth)
+{
+    int last = s->line_count > line ? s->lines[line].score : 0;
+    int delta = ASPIRATION_DELTA, alpha = -SCORE_INF, beta = SCORE_INF;
+    if (depth >= ASPIRATION_DEPTH) {
+        alpha = last - delta > -SCORE_INF ? last - delta : -SCORE_INF;
+        beta = last + delta < SCORE_INF ? last + delta : SCORE_INF;
+    }
+    s->report_line = line;
+    for (;;) {
+        int result = search_root(s, alpha, beta, depth, line);
+        if (search_stopping(s))
+            return 0;
+        if (result <= alpha) {
+            /* no move beat alpha, so no new principal variation: the line keeps its last one */
+            s->lines[line].score = result;
+            s->lines[line].bound = BOUND_UPPER;
+            report_iteration(s, depth, result, BOUND_UPPER);
+            beta = (alpha + beta) / 2;
+            alpha = result - delta > -SCORE_INF ? result - delta : -SCORE_INF;
+        } else if (result >= beta) {
+            note_line(s, line, result, BOUND_LOWER);
+            report_iteration(s, depth, result, BOUND_LOWER);
+            beta = result + delta < SCORE_INF ? result + delta : SCORE_INF;
+        } else {
+            note_line(s, line, result, BOUND_EXACT);
+            return result;
+        }
+        delta += delta / 2;
+    }
+}
+
+/* Keeps the principal variation just found as line `line`, with its score and bound. */
+static void note_line(Search *s, int line, int score, int bound)
+{
+    PvLine *l = &s->lines[line];
+    l->pv_len = s->pv_len[0];
+    memcpy(l->pv, s->pv[0], sizeof(Move) * (size_t)l->pv_len);
+    l->score = score;
+    l->bound = bound;
+}
+
+/* Sorts the first count lines best first (stable), and the root moves they start with. */
+static void sort_lines(Search *s, int count)
+{
+    int i, j;
+    for (i = 1; i < count; i++) {
+        PvLine line = s->lines[i];
+        Move m = s->root_moves[i];
+        for (j = i; j > 0 && s->lines[j - 1].score < line.score; j--) {
+            s->lines[j] = s->lines[j - 1];
+            s->root_moves[j] = s->root_moves[j - 1];
+        }
+        s->lines[j] = line;
+        s->root_moves[j] = m;
     }
 }
 
@@ -638,8 +1548,10 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
     s->in_check[0] = board_in_check(board);
     nnue_refresh(&s->acc[0], board);
     s->acc_ready[0] = 1;
-    s->nodes = 0;
-    s->stop = 0;
+    shared_store64(&s->nodes, 0);
+    s->last_poll = clock_now();
+    s->longest_stall = s->limits.stall_before;
+    shared_store(&s->stop, 0);
     s->seldepth = 0;
     if (key_count > KEY_HISTORY_MAX - MAX_PLY - 2) {
         keys += key_count - (KEY_HISTORY_MAX - MAX_PLY - 2);
@@ -650,35 +1562,39 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
     s->key_count = key_count;
     if (s->key_count == 0 || s->keys[s->key_count - 1] != board->key)
         s->keys[s->key_count++] = board->key;
-    if (s->tables_used) {
-        /* a one-shot call skips this: clearing zero pages would only fault them in */
+    /* a one-shot call skips these: clearing zero pages would only fault them in */
+    if (s->tables_used)
         memset(s->killers, 0, sizeof s->killers);
-        memset(s->history, 0, sizeof s->history);
-        memset(s->counter, 0, sizeof s->counter);
-    }
-    s->tables_used = 1;
+    if (s->history_used && !s->keep_history && !s->limits.keep_history)
+        search_clear_history(s);
+    s->tables_used = s->history_used = 1;
     memset(s->move_stack, 0, sizeof s->move_stack);
+    memset(s->excluded, 0, sizeof s->excluded);
+    memset(s->double_extensions, 0, sizeof s->double_extensions);
     s->best_move = MOVE_NONE;
     s->best_score = 0;
     s->completed_depth = 0;
-    s->tt.age++;
+    s->table = s->main_search ? &s->main_search->tt : &s->tt;
+    if (!s->main_search)
+        s->tt.age = (s->tt.age + 1) & TT_AGE_MASK;
 }
 
-/* Searches the root moves (those the caller listed), best first, within (alpha, beta). */
-static int search_root(Search *s, int alpha, int beta, int depth)
+/* Searches the root moves from number first on (those before are the lines found already),
+ * best first, within (alpha, beta); a move that beats alpha goes to root_moves[first]. */
+static int search_root(Search *s, int alpha, int beta, int depth, int first)
 {
     int i, best = -SCORE_INF, score;
-    for (i = 0; i < s->root_count; i++) {
+    for (i = first; i < s->root_count; i++) {
         Move m = s->root_moves[i];
         Undo u;
         int new_depth = depth - 1, quiet = !move_is_capture(&s->board, m) && move_kind(m) != KIND_PROMOTION;
         push_move(s, m, &u, 0);
         if (s->in_check[1])
             new_depth++;
-        if (i == 0) {
+        if (i == first) {
             score = -search(s, -beta, -alpha, new_depth, 1, 0);
         } else {
-            int r = depth >= ROOT_LMR_DEPTH && i >= ROOT_LMR_MOVES && quiet ? 1 : 0;
+            int r = depth >= ROOT_LMR_DEPTH && i - first >= ROOT_LMR_MOVES && quiet ? 1 : 0;
             score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
             if (score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, 1, 0);
@@ -690,15 +1606,18 @@ static int search_root(Search *s, int alpha, int beta, int depth)
             if (score > alpha) {
                 int j;
                 alpha = score;
-                /* a move that beat the first one is proven better: keep it even if time runs out */
-                s->best_move = m;
-                s->best_score = score;
                 s->pv[0][0] = m;
                 for (j = 1; j < s->pv_len[1]; j++)
                     s->pv[0][j] = s->pv[1][j];
                 s->pv_len[0] = s->pv_len[1] > 1 ? s->pv_len[1] : 1;
-                memmove(&s->root_moves[1], &s->root_moves[0], sizeof(Move) * (size_t)i);
-                s->root_moves[0] = m;
+                if (first == 0) {
+                    /* a move that beat the first one is proven better: keep it even if time runs out */
+                    s->best_move = m;
+                    s->best_score = score;
+                    note_line(s, 0, score, BOUND_LOWER);
+                }
+                memmove(&s->root_moves[first + 1], &s->root_moves[first], sizeof(Move) * (size_t)(i - first));
+                s->root_moves[first] = m;
                 if (score >= beta)
                     break;
             }
@@ -716,13 +1635,16 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     int pv_node = beta - alpha > 1;
     MoveList list;
     MovePicker mp;
-    TTEntry *entry;
-    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE, quiets[MAX_MOVES];
-    int hit, in_check, eval, best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0;
-    int old_alpha = alpha, improving, order, tt_depth = 0, tt_bound = BOUND_NONE, tt_score = 0;
+    TTData entry;
+    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE, quiets[MAX_MOVES], noisy[MAX_MOVES];
+    int hit, in_check, eval, best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0, noisy_count = 0;
+    int old_alpha = alpha, improving, order, tt_depth = 0, tt_bound = BOUND_NONE, tt_score = 0, raw_eval = 0;
     int pieces; /* the side to move has more than pawns: no zugzwang feared */
+    int bound;
+    int16_t *corrections[3]; /* the position's correction entries, when not in check */
     CheckSquares cs;
     int cs_ready = 0; /* cs is found at the first pruning that needs it */
+    Move excluded = s->excluded[ply];
 
     /* Step 1. Leaves go to the quiescence search. */
     if (depth <= 0)
@@ -749,13 +1671,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     }
 
     /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry. */
-    entry = tt_probe(&s->tt, b->key, &hit);
+    hit = tt_probe(s->table, b->key, &entry);
     if (hit) {
-        tt_move = entry->move;
-        tt_depth = entry->depth;
-        tt_bound = entry->bound;
-        tt_score = score_from_tt(entry->score, ply);
-        if (!pv_node && tt_depth >= depth
+        tt_move = entry.move;
+        tt_depth = entry.depth;
+        tt_bound = entry.bound;
+        tt_score = score_from_tt(entry.score, ply);
+        if (!pv_node && tt_depth >= depth && excluded == MOVE_NONE
             && ((tt_bound == BOUND_EXACT) || (tt_bound == BOUND_LOWER && tt_score >= beta)
                 || (tt_bound == BOUND_UPPER && tt_score <= alpha)))
             return tt_score;
@@ -769,14 +1691,16 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         eval = s->eval_stack[ply] = -SCORE_INF;
         improving = 0;
     } else {
-        eval = s->eval_stack[ply] = hit ? entry->eval : evaluate(s, ply);
+        raw_eval = hit ? entry.eval : evaluate(s, ply);
+        correction_entries(s, corrections);
+        eval = s->eval_stack[ply] = corrected_eval(corrections, raw_eval);
         if (hit && tt_bound != BOUND_NONE
             && (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER) == (tt_score > eval)))
             eval = tt_score;
         improving = ply >= 2 && s->eval_stack[ply] > s->eval_stack[ply - 2];
     }
 
-    if (!pv_node && !in_check) {
+    if (!pv_node && !in_check && excluded == MOVE_NONE) {
         /* Step 5. Reverse futility pruning: far above beta at low depth. */
         if (depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta && abs(beta) < SCORE_MATE_BOUND)
             return eval;
@@ -810,13 +1734,16 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     /* Step 8. The move loop: the hash move first, then the generated moves in order. */
     if (ply + 1 <= MAX_PLY)
         s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
-    if (tt_move != MOVE_NONE && !move_is_legal(b, tt_move))
+    if (tt_move != MOVE_NONE && (tt_move == excluded || !move_is_legal(b, tt_move)))
         tt_move = MOVE_NONE;
     mp.count = -1;
     while ((m = next_move(s, &mp, &list, tt_move, ply, &order)) != MOVE_NONE) {
         Undo u;
         int quiet = !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
-        int new_depth = depth - 1, gives_check, r = 0;
+        int new_depth = depth - 1, gives_check, r = 0, extension = 0;
+
+        if (m == excluded)
+            continue;
 
         /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
          * never checks. */
@@ -843,15 +1770,40 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             }
         }
 
+        /* Step 10. Singular extension: the hash move, when no other move comes near its score
+         * in a shallower search without it; else a multi-cut, or a negative extension. */
+        if (m == tt_move && ply > 0 && depth >= SE_DEPTH && excluded == MOVE_NONE && tt_depth >= depth - SE_TT_DEPTH_SLACK
+            && (tt_bound == BOUND_LOWER || tt_bound == BOUND_EXACT) && !score_is_mate(tt_score)) {
+            int singular_beta = tt_score - SE_MARGIN_PER_PLY * depth;
+            s->excluded[ply] = m;
+            score = search(s, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+            s->excluded[ply] = MOVE_NONE;
+            if (search_stopping(s))
+                return 0;
+            if (score < singular_beta) {
+                extension = 1;
+                if (!pv_node && score < singular_beta - SE_DOUBLE_MARGIN && s->double_extensions[ply] < SE_DOUBLE_MAX)
+                    extension = 2;
+            } else if (singular_beta >= beta) {
+                return singular_beta;
+            } else if (tt_score >= beta) {
+                extension = -1;
+            }
+        }
+        s->double_extensions[ply + 1 <= MAX_PLY ? ply + 1 : MAX_PLY] = s->double_extensions[ply] + (extension == 2);
+
         push_move(s, m, &u, ply);
         gives_check = s->in_check[ply + 1];
         moves_tried++;
         if (quiet)
             quiets[quiet_count++] = m;
+        else
+            noisy[noisy_count++] = m;
 
-        /* Step 10. Check extension. */
-        if (gives_check)
-            new_depth++;
+        /* Step 10b. Check extension. */
+        if (gives_check && extension == 0)
+            extension = 1;
+        new_depth += extension;
 
         /* Step 11. Late move reductions, then the principal variation search. */
         if (depth >= LMR_DEPTH && moves_tried > 1 + pv_node && quiet && !in_check) {
@@ -889,6 +1841,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
                 if (score >= beta) {
                     if (quiet)
                         update_quiet_stats(s, ply, m, quiets, quiet_count, depth);
+                    update_capture_stats(s, m, noisy, noisy_count, depth);
                     break;
                 }
             }
@@ -899,9 +1852,16 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     if (moves_tried == 0)
         return alpha; /* everything was pruned: fail low */
 
-    /* Step 12. Store the result. */
-    tt_store(&s->tt, b->key, best_move, best, in_check ? 0 : s->eval_stack[ply], depth,
-             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
+    /* Step 12. Store the result, and what it says of the static evaluation: a quiet or no
+     * best move, and a bound that lies on the far side of the evaluation. */
+    bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    if (excluded != MOVE_NONE)
+        return best;
+    tt_store(s->table, b->key, best_move, best, raw_eval, depth, bound, ply);
+    if (!in_check && (best_move == MOVE_NONE || (!move_is_capture(b, best_move) && move_kind(best_move) != KIND_PROMOTION))
+        && !score_is_mate(best) && !(bound == BOUND_LOWER && best <= s->eval_stack[ply])
+        && !(bound == BOUND_UPPER && best >= s->eval_stack[ply]))
+        correction_update(corrections, depth, best - s->eval_stack[ply]);
     return best;
 }
 
@@ -913,9 +1873,9 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     Board *b = &s->board;
     MoveList list;
     MovePicker mp;
-    TTEntry *entry;
+    TTData entry;
     Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE;
-    int in_check, stand_pat, best, hit, score, old_alpha = alpha, order;
+    int in_check, stand_pat, best, hit, score, old_alpha = alpha, order, raw_eval = 0;
 
     if (ply > s->seldepth)
         s->seldepth = ply;
@@ -926,12 +1886,12 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
         return SCORE_DRAW;
 
-    entry = tt_probe(&s->tt, b->key, &hit);
+    hit = tt_probe(s->table, b->key, &entry);
     if (hit) {
-        int tt_score = score_from_tt(entry->score, ply);
-        tt_move = entry->move;
-        if ((entry->bound == BOUND_EXACT) || (entry->bound == BOUND_LOWER && tt_score >= beta)
-            || (entry->bound == BOUND_UPPER && tt_score <= alpha))
+        int tt_score = score_from_tt(entry.score, ply);
+        tt_move = entry.move;
+        if ((entry.bound == BOUND_EXACT) || (entry.bound == BOUND_LOWER && tt_score >= beta)
+            || (entry.bound == BOUND_UPPER && tt_score <= alpha))
             return tt_score;
     }
     in_check = s->in_check[ply];
@@ -939,7 +1899,10 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     if (in_check) {
         best = stand_pat = -SCORE_INF;
     } else {
-        stand_pat = best = hit ? entry->eval : evaluate(s, ply);
+        int16_t *corrections[3];
+        raw_eval = hit ? entry.eval : evaluate(s, ply);
+        correction_entries(s, corrections);
+        stand_pat = best = corrected_eval(corrections, raw_eval);
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -980,7 +1943,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
             }
         }
     }
-    tt_store(&s->tt, b->key, best_move, best, stand_pat == -SCORE_INF ? 0 : stand_pat, 0,
+    tt_store(s->table, b->key, best_move, best, raw_eval, 0,
              best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
     return best;
 }
@@ -1000,23 +1963,62 @@ static void keep_noisy_and_checks(Board *b, MoveList *list)
 }
 
 /* After the quiet move best cut off at ply and depth: a killer, the counter-move of the move
- * before, a history bonus for it and a malus for the quiet moves tried before it. */
+ * before, a history bonus for it and a malus for the quiet moves tried before it, in the
+ * history of the side and in the continuation histories of the last two moves. */
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth)
 {
-    int side = s->board.side, i;
-    int bonus = depth * depth * HISTORY_BONUS_SCALE > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : depth * depth * HISTORY_BONUS_SCALE;
+    const Board *b = &s->board;
+    PieceToHistory *ch1 = cont_history_at(s, ply, 1), *ch2 = cont_history_at(s, ply, 2);
+    int side = b->side, i, bonus = history_bonus(depth);
     if (s->killers[ply][0] != best) {
         s->killers[ply][1] = s->killers[ply][0];
         s->killers[ply][0] = best;
     }
     if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
-        s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])] = best;
+        s->hist.counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])] = best;
     for (i = 0; i < quiet_count; i++) {
-        int *h = &s->history[side][move_from(quiets[i])][move_to(quiets[i])];
-        int delta = quiets[i] == best ? bonus : -bonus;
-        /* history gravity keeps values within +-HISTORY_MAX */
-        *h += delta - *h * bonus / HISTORY_MAX;
+        int delta = quiets[i] == best ? bonus : -bonus, piece = b->squares[move_from(quiets[i])], to = move_to(quiets[i]);
+        history_add(&s->hist.main[side][move_from(quiets[i])][to], delta, bonus);
+        history_add(&(*ch1)[piece][to], delta, bonus);
+        history_add(&(*ch2)[piece][to], delta, bonus);
     }
+}
+
+/* After the move best cut off at depth: a capture history bonus for it if it is a capture or
+ * promotion, and a malus for those tried before it (noisy_count of them, best among them). */
+static void update_capture_stats(Search *s, Move best, const Move *noisy, int noisy_count, int depth)
+{
+    int bonus = history_bonus(depth), i;
+    for (i = 0; i < noisy_count; i++)
+        history_add(capture_history_at(s, noisy[i]), noisy[i] == best ? bonus : -bonus, bonus);
+}
+
+/* The capture history entry of the capture or promotion m in the position at hand. */
+static int16_t *capture_history_at(Search *s, Move m)
+{
+    const Board *b = &s->board;
+    int taken = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
+    return &s->hist.capture[b->squares[move_from(m)]][move_to(m)][taken];
+}
+
+/* The history bonus of a cut-off at depth: HISTORY_BONUS_SCALE * depth^2, at most HISTORY_BONUS_MAX. */
+static int history_bonus(int depth)
+{
+    return depth * depth * HISTORY_BONUS_SCALE > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : depth * depth * HISTORY_BONUS_SCALE;
+}
+
+/* The continuation history row of the move made `back` plies before ply (1: the move into
+ * ply), by its piece and destination; the null move's row [0][0] before the root. */
+static PieceToHistory *cont_history_at(Search *s, int ply, int back)
+{
+    int p = ply - back;
+    return p >= 0 ? &s->hist.cont[s->piece_stack[p]][move_to(s->move_stack[p])] : &s->hist.cont[0][0];
+}
+
+/* Adds delta (of size bonus) to a history value, with gravity: it stays within +-HISTORY_MAX. */
+static void history_add(int16_t *h, int delta, int bonus)
+{
+    *h = (int16_t)(*h + delta - *h * bonus / HISTORY_MAX);
 }
 
 /* Asserts that the accumulator brought up to date move by move equals one computed from
@@ -1024,7 +2026,7 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
 static void check_accumulator(const Search *s, int ply)
 {
 #ifdef ENGINE_DEBUG
-    static Accumulator fresh;
+    Accumulator fresh;
     nnue_refresh(&fresh, &s->board);
     assert(memcmp(&fresh, &s->acc[ply], sizeof fresh) == 0);
 #else
@@ -1049,6 +2051,64 @@ static int evaluate(Search *s, int ply)
     return eval_network(&s->board, &s->acc[ply]);
 }
 
+/* A hash of the squares of color's pieces of types first to last (PAWN ... KING). */
+static uint64_t pieces_hash(const Board *b, int color, int first, int last)
+{
+    uint64_t h = (uint64_t)color + 1;
+    int type;
+    for (type = first; type <= last; type++)
+        h = (h ^ b->pieces[make_piece(color, type)]) * UINT64_C(0x9E3779B97F4A7C15);
+    return h ^ (h >> 29);
+}
+
+/* The position's correction entries for the side to move: its pawn structure's, then white's
+ * and black's other pieces'; all NULL when the evaluation is knowledge (eval_by_knowledge), whose
+ * scores stay as they are (a correction learnt in one K+B+N v K position blurs the gradient
+ * toward the right corner that mates). */
+static void correction_entries(Search *s, int16_t *entry[3])
+{
+    const Board *b = &s->board;
+    uint64_t mask = CORRECTION_SIZE - 1;
+    int side = b->side, c;
+    if (eval_by_knowledge(b)) {
+        entry[0] = entry[1] = entry[2] = NULL;
+        return;
+    }
+    entry[0] = &s->hist.pawn_correction[side][(pieces_hash(b, WHITE, PAWN, PAWN) ^ 3 * pieces_hash(b, BLACK, PAWN, PAWN)) & mask];
+    for (c = WHITE; c <= BLACK; c++)
+        entry[1 + c] = &s->hist.piece_correction[side][c][pieces_hash(b, c, KNIGHT, KING) & mask];
+}
+
+/* The static evaluation raw of a position corrected by its correction entries
+ * (correction_entries): the pawn structure's and each colour's other pieces' (half weight each). */
+static int corrected_eval(int16_t *const entry[3], int raw)
+{
+    int eval;
+    if (!entry[0])
+        return raw;
+    eval = raw + (*entry[0] + (*entry[1] + *entry[2]) / 2) / CORRECTION_GRAIN;
+    return eval > EVAL_LIMIT ? EVAL_LIMIT : eval < -EVAL_LIMIT ? -EVAL_LIMIT : eval;
+}
+
+/* After a search to depth found diff more than the corrected static evaluation: each of the
+ * position's correction entries (correction_entries) moves toward it. */
+static void correction_update(int16_t *const entry[3], int depth, int diff)
+{
+    int weight = depth + 1 < CORRECTION_WEIGHT_MAX ? depth + 1 : CORRECTION_WEIGHT_MAX, i;
+    if (!entry[0])
+        return;
+    for (i = 0; i < 3; i++)
+        correction_entry_update(entry[i], diff, weight);
+}
+
+/* Moves a correction entry weight parts in CORRECTION_WEIGHT_SCALE toward diff centipawns. */
+static void correction_entry_update(int16_t *e, int diff, int weight)
+{
+    int target = diff * CORRECTION_GRAIN, value;
+    value = (*e * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE;
+    *e = (int16_t)(value > CORRECTION_MAX ? CORRECTION_MAX : value < -CORRECTION_MAX ? -CORRECTION_MAX : value);
+}
+
 /* Makes m (MOVE_NONE: the null move) at ply: the board, the path's moves and keys, what it
  * changes for the network, whether it gives check, the node count; starts loading the new
  * position's table bucket. */
@@ -1065,11 +2125,11 @@ static void push_move(Search *s, Move m, Undo *u, int ply)
     s->keys[s->key_count++] = s->board.key;
     /* found once per node here, read by the node and by its parent (a null move never checks) */
     s->in_check[ply + 1] = m != MOVE_NONE && board_in_check(&s->board);
-    s->nodes++;
-    tt_prefetch(&s->tt, s->board.key);
+    shared_store64(&s->nodes, s->nodes + 1);
+    tt_prefetch(s->table, s->board.key);
 }
 
-/* Unmakes m as push_move made it; returns 1 if the search is stopping (s->stop), when the
+/* Unmakes m as push_move made it; returns 1 if the search is stopping (search_stopping), when the
  * score just found means nothing and the caller unwinds at once. */
 static int pop_move(Search *s, Move m, const Undo *u)
 {
@@ -1078,18 +2138,21 @@ static int pop_move(Search *s, Move m, const Undo *u)
         board_unmake_null(&s->board, u);
     else
         board_unmake(&s->board, m, u);
-    return s->stop;
+    return search_stopping(s);
 }
 
 /* Scores the moves of list for ordering at ply: the hash move, captures by MVV-LVA (losing
- * ones and under-promotions last), killers, the counter-move, then quiet moves by history. */
+ * ones and under-promotions last) and capture history, killers, the counter-move, then quiet
+ * moves by history: the side's, and the continuation histories after the last two moves. */
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply)
 {
     const Board *b = &s->board;
+    PieceToHistory *ch1 = cont_history_at(s, ply, 1), *ch2 = cont_history_at(s, ply, 2);
+    int16_t(*main_history)[64] = s->hist.main[b->side];
     Move counter = MOVE_NONE;
     int i;
     if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
-        counter = s->counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])];
+        counter = s->hist.counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])];
     mp->count = list->count;
     mp->next = 0;
     for (i = 0; i < list->count; i++) {
@@ -1104,7 +2167,8 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
             int cheap = eval_piece_value(victim) >= eval_piece_value(piece_type(b->squares[move_from(m)]));
             /* under-promotions go last, with the losing captures (the quiescence search skips them) */
             int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
-            score = (!under && (cheap || see(b, m) >= 0) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva;
+            score = (!under && (cheap || see(b, m) >= 0) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva
+                    + *capture_history_at(s, m) / CAPTURE_HISTORY_DIVISOR;
         } else if (m == s->killers[ply][0]) {
             score = ORDER_KILLER + 1;
         } else if (m == s->killers[ply][1]) {
@@ -1112,7 +2176,8 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
         } else if (m == counter) {
             score = ORDER_COUNTER;
         } else {
-            score = s->history[b->side][move_from(m)][move_to(m)];
+            int piece = b->squares[move_from(m)], to = move_to(m);
+            score = main_history[move_from(m)][to] + (*ch1)[piece][to] + (*ch2)[piece][to];
         }
         mp->moves[i].move = m;
         mp->moves[i].score = score;
@@ -1167,6 +2232,10 @@ static int see(const Board *b, Move m)
     int attacker = piece_type(b->squares[from]);
     uint64_t occ = b->occupied[WHITE] | b->occupied[BLACK], att, queens, diagonal, straight;
 
+    /* a castling takes nothing (a Chess960 king may land on its own rook's square) and lands
+     * on a square the other side does not attack */
+    if (move_kind(m) == KIND_CASTLE)
+        return 0;
     gain[0] = move_kind(m) == KIND_EN_PASSANT ? VALUE_PAWN : eval_piece_value(piece_type(b->squares[to]));
     if (move_kind(m) == KIND_PROMOTION) {
         gain[0] += eval_piece_value(move_promo(m)) - VALUE_PAWN;
@@ -1293,22 +2362,34 @@ static uint64_t bench_run(Search *s, int depth, int *positions)
 
 /* ================================================================== shared */
 
-/* What the front ends share: number parsing, one-line messages, the report line of a search,
- * the one-shot decision, the diagnostics (board, perft, eval, bench). */
+/* What the front ends share: words and numbers read from text, one-line messages, the report
+ * line of a search, the one-shot decision, the diagnostics (board, perft, eval, bench). */
 
 enum { EXIT_USAGE = 2, EXIT_BAD_FEN = 3, EXIT_BAD_MOVES = 4 };
 enum { WARNING_MAX = 400 };        /* bytes of the warning line about ignored tokens */
-enum { REPORT_LINE = PV_TEXT + 100 };  /* report_text's line: the PV and some 80 bytes */
+enum { REPORT_LINE = PV_TEXT + 160 };  /* report_text's line: the PV and at most 150 bytes */
+
+/* The legal moves a one-shot move list names (read_move_list), each once, with the index of
+ * the token that first names it. */
+typedef struct {
+    Move moves[MAX_MOVES];
+    int first_index[MAX_MOVES];
+    int count;              /* legal moves */
+    int tokens;             /* tokens in the list, legal or not */
+} ListedMoves;
 
 /* prototypes */
 static void print_line(FILE *out, const char *format, ...);
+static const char *next_token(const char **text, size_t *len);
+static int parse_real(const char *s, const char **end, double *out);
+static int parse_integer(const char *s, long long min, long long max, long long *out);
 static int parse_seconds(const char *s, double *out);
-static int parse_count(const char *s, long long max, long long *out);
-static int parse_decimal(const char *s, const char **end, double *out);
-static int parse_options(int argc, char **argv, const char *mode, int (*take)(void *options, const char *key, const char *value), void *options);
+static int parse_options(int argc, char **argv, const char *mode, const char *const *flags, int (*take)(void *options, const char *key, const char *value), void *options);
 static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size);
 static void report_verbose(const Search *s, int depth, int score, int bound);
 static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index, char *err, size_t err_size, char *warning, size_t warning_size);
+static void read_move_list(Board *board, const char *moves, ListedMoves *listed, char *warning, size_t warning_size);
+static ParseResult move_from_token(Board *board, const char *token, size_t len, Move *m);
 static void warn_token(char *warning, size_t size, const char *token, size_t len, const char *why);
 static void show_board(const Board *b);
 static void show_perft(Board *b, int depth);
@@ -1331,63 +2412,94 @@ static void print_line(FILE *out, const char *format, ...)
     fprintf(out, "%s\n", line);
 }
 
-/* Parses a positive decimal number of seconds, at most a day, with any whitespace around it
- * (" 1 ", "3\n", as shell variables and files give it). */
+/* Returns the next token of *text, a run of bytes other than whitespace, with its length in
+ * *len, and moves *text past it; NULL when only whitespace is left. The one rule by which the
+ * front ends split words: one-shot and batch move lists, UCI lines, openings lines, the page's
+ * moves. */
+static const char *next_token(const char **text, size_t *len)
+{
+    const char *p = *text, *start;
+    while (isspace((unsigned char)*p))
+        p++;
+    for (start = p; *p && !isspace((unsigned char)*p); p++)
+        ;
+    *text = p;
+    *len = (size_t)(p - start);
+    return *len ? start : NULL;
+}
+
+/* Parses a decimal number written as an optional '-', digits and an optional fraction (-5,
+ * 0.05, .5, 3.) with strtod, up to the first other character, left in *end. Returns 0 for text
+ * without a digit, and for text that strtod would read further: an exponent (1e3) or
+ * hexadecimal (0x10); strtod's inf and nan have no digit. */
+static int parse_real(const char *s, const char **end, double *out)
+{
+    const char *p = s + (*s == '-');
+    size_t whole = strspn(p, "0123456789"), fraction = 0;
+    char *read;
+    p += whole;
+    if (*p == '.') {
+        fraction = strspn(p + 1, "0123456789");
+        p += 1 + fraction;
+    }
+    if (whole + fraction == 0)
+        return 0;
+    *out = strtod(s, &read);
+    *end = p;
+    return read == p;
+}
+
+/* Parses a whole number from min to max written as an optional '-' and decimal digits, the
+ * whole of s (strtoll; no whitespace, '+', fraction or hexadecimal). */
+static int parse_integer(const char *s, long long min, long long max, long long *out)
+{
+    char *end;
+    long long value;
+    if (!isdigit((unsigned char)s[*s == '-']))
+        return 0;
+    value = strtoll(s, &end, 10); /* beyond the range of long long: LLONG_MAX or LLONG_MIN */
+    if (*end != '\0' || value < min || value > max)
+        return 0;
+    *out = value;
+    return 1;
+}
+
+/* Parses a positive number of seconds (parse_real), at most a day, with any whitespace around
+ * it (" 1 ", "3\n", as shell variables and files give it). */
 static int parse_seconds(const char *s, double *out)
 {
-    double value = 0, scale = 1;
-    int digits = 0;
+    const char *end;
+    double value;
     while (isspace((unsigned char)*s))
         s++;
-    for (; isdigit((unsigned char)*s); s++, digits++) {
-        value = value * 10 + (*s - '0');
-        if (value > 86400)
-            return 0;
-    }
-    if (*s == '.') {
-        for (s++; isdigit((unsigned char)*s); s++, digits++) {
-            scale /= 10;
-            value += (*s - '0') * scale;
-        }
-    }
-    while (isspace((unsigned char)*s))
-        s++;
-    if (*s != '\0' || digits == 0 || value <= 0 || value > 86400)
+    if (!parse_real(s, &end, &value))
+        return 0;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end != '\0' || !(value > 0 && value <= 86400))
         return 0;
     *out = value;
     return 1;
 }
 
-/* Parses a decimal count from 1 to max. */
-static int parse_count(const char *s, long long max, long long *out)
+/* Reads a mode's options from argv[2] on: `--key value` pairs, and the flags named in flags (a
+ * NULL-ended list, or NULL), which take no value; hands each to take (with "" for a flag),
+ * which returns 1 if it knows the key and the value is good, with options. Returns 0, or
+ * EXIT_USAGE after one error line naming the first option refused. */
+static int parse_options(int argc, char **argv, const char *mode, const char *const *flags,
+                         int (*take)(void *options, const char *key, const char *value), void *options)
 {
-    long long value = 0;
-    if (!*s)
-        return 0;
-    for (; *s; s++) {
-        if (!isdigit((unsigned char)*s))
-            return 0;
-        value = value * 10 + (*s - '0');
-        if (value > max)
-            return 0;
-    }
-    if (value < 1)
-        return 0;
-    *out = value;
-    return 1;
-}
-
-/* Reads a mode's options, `--key value` pairs from argv[2] on, handing each to take (which
- * returns 1 if it knows the key and the value is good) with options; returns 0, or EXIT_USAGE
- * after one error line naming the first pair refused. */
-static int parse_options(int argc, char **argv, const char *mode, int (*take)(void *options, const char *key, const char *value),
-                         void *options)
-{
-    int i;
-    for (i = 2; i < argc; i += 2) {
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!value || !take(options, argv[i], value)) {
-            print_line(stderr, "error: %s: bad option '%.60s%s%.60s' (see --help)", mode, argv[i], value ? " " : "",
+    int i, k;
+    for (i = 2; i < argc; i++) {
+        const char *key = argv[i], *value;
+        for (k = 0; flags && flags[k] && strcmp(flags[k], key) != 0; k++)
+            ;
+        if (flags && flags[k])
+            value = "";
+        else
+            value = i + 1 < argc ? argv[++i] : NULL;
+        if (!value || !take(options, key, value)) {
+            print_line(stderr, "error: %s: bad option '%.60s%s%.60s' (see --help)", mode, key, value && value[0] ? " " : "",
                        value ? value : "");
             return EXIT_USAGE;
         }
@@ -1395,38 +2507,22 @@ static int parse_options(int argc, char **argv, const char *mode, int (*take)(vo
     return 0;
 }
 
-/* Parses a decimal number with an optional sign and fraction (-5, 0.05, +2.5), at most a
- * million in size, up to the first other character (left in *end). */
-static int parse_decimal(const char *s, const char **end, double *out)
-{
-    double value = 0, scale = 1;
-    int negative = *s == '-', digits = 0;
-    if (*s == '-' || *s == '+')
-        s++;
-    for (; isdigit((unsigned char)*s) && value <= 1e6; s++, digits++)
-        value = value * 10 + (*s - '0');
-    if (*s == '.')
-        for (s++; isdigit((unsigned char)*s); s++, digits++)
-            value += (*s - '0') * (scale /= 10);
-    *end = s;
-    *out = negative ? -value : value;
-    return digits > 0 && value <= 1e6;
-}
-
 /* Writes an iteration's report as --verbose shows it (and the page reads it, web/boxer.js):
- * depth, score (cp, or mate in moves), nodes, time, the principal variation in SAN, and the
- * bound of an aspiration fail. */
+ * depth, the line's number when there are several (MultiPV), score (cp, or mate in moves),
+ * nodes, time, the principal variation in SAN, and the bound of an aspiration fail. */
 static void report_text(const Search *s, int depth, int score, int bound, char *out, size_t size)
 {
     double elapsed = clock_now() - s->limits.start;
-    char pv[PV_TEXT], value[32];
-    search_pv(s, PV_SAN, pv, sizeof pv);
+    char pv[PV_TEXT], value[32], line[24] = "";
+    search_pv(s, s->report_line, PV_SAN, pv, sizeof pv);
     if (score_is_mate(score))
         snprintf(value, sizeof value, "mate %3d", score_mate_moves(score));
     else
         snprintf(value, sizeof value, "cp %5d", score);
-    snprintf(out, size, "depth %2d  score %s  nodes %10llu  time %6.0f ms  pv %s%s", depth, value,
-             (unsigned long long)s->nodes, elapsed * 1000, pv,
+    if (s->limits.multipv > 1)
+        snprintf(line, sizeof line, "  line %d", s->report_line + 1);
+    snprintf(out, size, "depth %2d%s  score %s  nodes %10llu  time %6lld ms  pv %s%s", depth, line, value,
+             (unsigned long long)search_nodes(s), (long long)(elapsed * 1000 + 0.5), pv,
              bound == BOUND_LOWER ? " (lower bound)" : bound == BOUND_UPPER ? " (upper bound)" : "");
 }
 
@@ -1438,62 +2534,28 @@ static void report_verbose(const Search *s, int depth, int score, int bound)
     fprintf(stderr, "%s\n", line);
 }
 
-/* The decision behind the one-shot call, batch lines and choose_move(): parses, searches in s
- * within seconds from limits->start, and returns 0 with the index, or an exit status with a reason. */
+/* The decision behind the one-shot call, batch lines and choose_move(): reads the position
+ * and the move list (read_move_list), then searches in s within seconds from limits->start;
+ * returns 0 with the index, or an exit status with the reason in err. */
 static int decide(Search *s, const char *fen, const char *moves, double seconds, Limits *limits, int *index,
                   char *err, size_t err_size, char *warning, size_t warning_size)
 {
     Board board;
-    int first_index[MAX_MOVES], legal_count = 0, token_index = 0, i;
-    Move legal[MAX_MOVES], best;
+    ListedMoves listed;
     MoveList all;
-    const char *p = moves;
+    Move best;
+    int i;
 
     warning[0] = '\0';
     if (!board_from_fen(&board, fen, err, err_size))
         return EXIT_BAD_FEN;
-    gen_legal(&board, &all, GEN_ALL);
-    while (*p) {
-        const char *start;
-        size_t len;
-        char token[32];
-        Move m;
-        ParseResult r;
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        start = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        len = (size_t)(p - start);
-        r = PARSE_MALFORMED;
-        if (len < sizeof token) {
-            memcpy(token, start, len);
-            token[len] = '\0';
-            r = move_from_text(&board, token, &m);
-        }
-        if (r != PARSE_OK) {
-            warn_token(warning, warning_size, start, len,
-                       r == PARSE_AMBIGUOUS ? "ambiguous" : r == PARSE_ILLEGAL ? "not legal here" : "not a move");
-        } else {
-            for (i = 0; i < legal_count && legal[i] != m; i++)
-                ;
-            if (i < legal_count) {
-                warn_token(warning, warning_size, start, len, "listed twice");
-            } else {
-                legal[legal_count] = m;
-                first_index[legal_count++] = token_index;
-            }
-        }
-        token_index++;
-    }
-    if (token_index == 0) {
+    read_move_list(&board, moves, &listed, warning, warning_size);
+    if (listed.tokens == 0) {
         snprintf(err, err_size, "the move list is empty");
         return EXIT_BAD_MOVES;
     }
-    if (legal_count == 0) {
-        if (all.count == 0)
+    if (listed.count == 0) {
+        if (gen_legal(&board, &all, GEN_ALL) == 0)
             snprintf(err, err_size, "no move is legal: the position is %s", game_status_name(board_status(&board, NULL, 0)));
         else { /* the ignored tokens, as many as fit */
             snprintf(err, err_size, "no token of the move list is a legal move in this position; ");
@@ -1501,13 +2563,53 @@ static int decide(Search *s, const char *fen, const char *moves, double seconds,
         }
         return EXIT_BAD_MOVES;
     }
-    best = search_one_shot(s, &board, legal, legal_count, NULL, 0, seconds, limits);
-    for (i = 0; i < legal_count; i++)
-        if (legal[i] == best)
-            *index = first_index[i];
-    if (*index < 0)
-        *index = first_index[0];
+    best = search_one_shot(s, &board, listed.moves, listed.count, NULL, 0, seconds, limits);
+    *index = listed.first_index[0];
+    for (i = 0; i < listed.count; i++)
+        if (listed.moves[i] == best)
+            *index = listed.first_index[i];
     return 0;
+}
+
+/* Reads a one-shot move list in board: each token (next_token) that is a legal move, with the
+ * index of its first listing, into listed; every other token (not a move, not legal here,
+ * ambiguous, listed twice) is named in the warning line. */
+static void read_move_list(Board *board, const char *moves, ListedMoves *listed, char *warning, size_t warning_size)
+{
+    const char *token;
+    size_t len;
+    int i;
+    listed->count = listed->tokens = 0;
+    while ((token = next_token(&moves, &len)) != NULL) {
+        Move m;
+        ParseResult r = move_from_token(board, token, len, &m);
+        if (r != PARSE_OK) {
+            warn_token(warning, warning_size, token, len,
+                       r == PARSE_AMBIGUOUS ? "ambiguous" : r == PARSE_ILLEGAL ? "not legal here" : "not a move");
+        } else {
+            for (i = 0; i < listed->count && listed->moves[i] != m; i++)
+                ;
+            if (i < listed->count) {
+                warn_token(warning, warning_size, token, len, "listed twice");
+            } else {
+                listed->moves[listed->count] = m;
+                listed->first_index[listed->count++] = listed->tokens;
+            }
+        }
+        listed->tokens++;
+    }
+}
+
+/* move_from_text for a token of len bytes (next_token's); one too long for any move form is
+ * PARSE_MALFORMED. */
+static ParseResult move_from_token(Board *board, const char *token, size_t len, Move *m)
+{
+    char text[32];
+    if (len >= sizeof text)
+        return PARSE_MALFORMED;
+    memcpy(text, token, len);
+    text[len] = '\0';
+    return move_from_text(board, text, m);
 }
 
 /* Appends a note about a rejected token to the warning line, within its size. */
@@ -1604,6 +2706,44 @@ static int run_bench(Search *s, int depth)
     return 0;
 }
 
+/* ================================================================= numbers */
+
+/* e^x and the square root for the match's Elo and SPRT, kept by hand so that the plain build
+ * needs no -lm (cc -std=c99 engine.c movement.c extra.c). The third such function, ln, lives
+ * in the engine section (the reduction table needs it) and the front ends share it. */
+
+/* prototypes */
+static double math_exp(double x);
+static double math_sqrt(double x);
+
+/* e^x, halving x below 1/16 for a short Taylor sum and squaring back. */
+static double math_exp(double x)
+{
+    double sum = 1, term = 1;
+    int halvings = 0, i;
+    for (; x > 0.0625 || x < -0.0625; halvings++)
+        x /= 2;
+    for (i = 1; i < 12; i++) {
+        term *= x / i;
+        sum += term;
+    }
+    while (halvings-- > 0)
+        sum *= sum;
+    return sum;
+}
+
+/* The square root of x (0 for x <= 0), by Newton's method. */
+static double math_sqrt(double x)
+{
+    double r = x > 1 ? x : 1;
+    int i;
+    if (x <= 0)
+        return 0;
+    for (i = 0; i < 64; i++)
+        r = (r + x / r) / 2;
+    return r;
+}
+
 /* ============================================================ command line */
 
 /* The program: the one-shot call, --batch, the subcommands (perft, eval, d, bench), and the
@@ -1611,35 +2751,57 @@ static int run_bench(Search *s, int depth)
 
 enum { BATCH_LINE_MAX = 1 << 16 };
 
+/* The options of the one-shot call and --batch, before the three arguments. */
+typedef struct {
+    Limits limits;          /* --depth, --nodes, --multipv, --level, --verbose (its report) */
+    const char *hash_file;  /* --hash-file, else BOXER_HASH_FILE, else NULL */
+    int threads;            /* --threads (0: one) */
+    int batch;              /* --batch */
+} CallOptions;
+/* --hash-file: the environment variable that names it when the option does not, and the size of
+ * the table in a new file */
+#define HASH_FILE_VARIABLE "BOXER_HASH_FILE"
+enum { HASH_FILE_MB = 8 };
+
 /* prototypes (with the entry points of the front ends below, which main starts) */
 static void uci_loop(Search *s);
 static int run_match(Search *s, int argc, char **argv);
 static int run_datagen(Search *s, int argc, char **argv);
-static double time_before_main(void);
+static double time_before_main(double *stall);
 static void print_usage(FILE *out);
 static int asks_help(int argc, char **argv);
-static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, Limits *limits);
-static int run_batch(Search *s, const Limits *options);
+static int read_call_options(int argc, char **argv, CallOptions *o, int *next);
+static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, CallOptions *o);
+static int run_batch(Search *s, CallOptions *o);
+static void use_threads(Search *s, int threads);
+static int hash_file_attach(TableFile *f, Search *s, const char *path, int verbose);
+static void hash_file_detach(TableFile *f, Search *s);
 static int batch_read_line(char *line, size_t size);
 static int batch_answer(Search *s, char *line, const Limits *options, long number);
 static int run_perft(int argc, char **argv);
 static int board_from_argument(int argc, char **argv, int at, const char *usage, Board *b);
 static int run_show(int argc, char **argv, void (*show)(const Board *b));
 
-/* Seconds since the kernel created this process, from /proc/self/stat (Linux): the time an
- * exec, the dynamic loader or a busy machine took before main. Its start time counts in clock
- * ticks, so the answer is up to one tick (10 ms) early, which errs on the safe side.
- * 0 where there is no such file, or when the reading is implausible. */
-static double time_before_main(void)
+/* Seconds since the kernel created this process (Linux): the time the caller's fork, the
+ * exec, the dynamic loader or a busy machine took before main; *stall is how much of it the
+ * process spent waiting for a processor. The kernel's start time (/proc/self/stat) counts in
+ * clock ticks of 10 ms, so alone it makes the process up to a tick older than it is, which
+ * errs on the safe side. A process that has not slept yet (no voluntary context switch in
+ * /proc/self/status) has lived exactly its processor time plus its waits for a processor
+ * (/proc/self/schedstat): then that sum, with START_SLACK for the fork, is the tighter
+ * reading. 0 and 0 where there are no such files, or when a reading is implausible. */
+static double time_before_main(double *stall)
 {
-#if HAVE_POSIX && defined(__linux__) && defined(CLOCK_BOOTTIME)
+#if HAVE_POSIX && defined(__linux__) && defined(CLOCK_BOOTTIME) && defined(CLOCK_PROCESS_CPUTIME_ID)
+    static const double START_SLACK = 0.0005, START_MAX = 0.5;
     char line[1024], *field;
-    struct timespec now;
-    unsigned long long start_ticks;
-    long ticks_per_second = sysconf(_SC_CLK_TCK);
-    double elapsed;
+    struct timespec now, cpu;
+    unsigned long long start_ticks, run_ns, wait_ns;
+    long ticks_per_second = sysconf(_SC_CLK_TCK), voluntary = -1;
+    double elapsed, lived;
     int i;
     FILE *f = fopen("/proc/self/stat", "r");
+    *stall = 0;
     if (!f)
         return 0;
     field = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
@@ -1652,8 +2814,27 @@ static double time_before_main(void)
     if (!field || sscanf(field, "%llu", &start_ticks) != 1)
         return 0;
     elapsed = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 - (double)start_ticks / (double)ticks_per_second;
-    return elapsed >= 0 && elapsed < 0.5 ? elapsed : 0;
+    if (!(elapsed >= 0 && elapsed < START_MAX))
+        return 0;
+    if ((f = fopen("/proc/self/schedstat", "r")) == NULL)
+        return elapsed;
+    i = fscanf(f, "%llu %llu", &run_ns, &wait_ns);
+    fclose(f);
+    if (i != 2)
+        return elapsed;
+    *stall = (double)wait_ns * 1e-9;
+    if ((f = fopen("/proc/self/status", "r")) != NULL) {
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "voluntary_ctxt_switches: %ld", &voluntary) == 1)
+                break;
+        fclose(f);
+    }
+    if (voluntary != 0 || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0)
+        return elapsed;
+    lived = (double)cpu.tv_sec + (double)cpu.tv_nsec * 1e-9 + *stall + START_SLACK;
+    return lived < elapsed ? lived : elapsed;
 #else
+    *stall = 0;
     return 0;
 #endif
 }
@@ -1665,10 +2846,10 @@ static void print_usage(FILE *out)
         "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
         "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | uci\n"
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
-        "       engine [--depth N] [--nodes N] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
+        "       engine [options] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
         "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
-        "                    [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]]\n"
-        "                    [--openings FILE] [--pgn FILE]\n"
+        "                    [--concurrency K] [--threads T] [--chess960]\n"
+        "                    [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]\n"
         "       engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n"
         "                      [--sample K] [--rescore COMMAND --rescore-nodes N]\n"
         "\n"
@@ -1682,6 +2863,11 @@ static void print_usage(FILE *out)
         "  --depth N     search at most N plies (deterministic)\n"
         "  --nodes N     search at most about N nodes (deterministic)\n"
         "  --verbose     one line per iteration on stderr: depth, score, nodes, time, PV\n"
+        "  --threads N   search with N threads (1 to 256)\n"
+        "  --multipv N   search the best N moves to full depth (--verbose shows each line)\n"
+        "  --level N     a weaker engine: 0 (weakest) to 20 (full strength, the default)\n"
+        "  --hash-file FILE  keep the table and the search's history in FILE between calls\n"
+        "                (also BOXER_HASH_FILE=FILE; off by default)\n"
         "  --batch       answer each stdin line FEN<TAB>moves<TAB>seconds with one line:\n"
         "                the index, or error: <message>\n"
         "  --help        this text\n"
@@ -1722,10 +2908,10 @@ static int asks_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
     static Search context; /* the program's one search context */
-    Limits limits;
-    int i = 1, batch = 0;
-    memset(&limits, 0, sizeof limits);
-    limits.start = clock_now() - time_before_main();
+    CallOptions options;
+    int i = 1, status;
+    memset(&options, 0, sizeof options);
+    options.limits.start = clock_now() - time_before_main(&options.limits.stall_before);
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     if (argc == 1 || (argc == 2 && strcmp(argv[1], "uci") == 0)) {
@@ -1752,38 +2938,18 @@ int main(int argc, char **argv)
         return run_datagen(&context, argc, argv);
     if (strcmp(argv[1], "bench") == 0) {
         long long depth = 0;
-        if (argc > 3 || (argc == 3 && !parse_count(argv[2], MAX_DEPTH, &depth))) {
+        if (argc > 3 || (argc == 3 && !parse_integer(argv[2], 1, MAX_DEPTH, &depth))) {
             fprintf(stderr, "error: usage: engine bench [DEPTH from 1 to %d]\n", MAX_DEPTH);
             return EXIT_USAGE;
         }
         return run_bench(&context, (int)depth);
     }
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0'; i++) {
-        long long n;
-        if (strcmp(argv[i], "--verbose") == 0) {
-            limits.report = report_verbose;
-        } else if (strcmp(argv[i], "--batch") == 0) {
-            batch = 1;
-        } else if (strcmp(argv[i], "--depth") == 0 || strcmp(argv[i], "--nodes") == 0) {
-            int is_depth = argv[i][2] == 'd';
-            if (i + 1 >= argc || !parse_count(argv[i + 1], is_depth ? MAX_DEPTH : (long long)1e15, &n)) {
-                fprintf(stderr, "error: %s needs a whole number from 1 to %s\n", argv[i],
-                        is_depth ? "64" : "10^15");
-                return EXIT_USAGE;
-            }
-            if (is_depth)
-                limits.depth_limit = (int)n;
-            else
-                limits.node_limit = (uint64_t)n;
-            i++;
-        } else {
-            print_line(stderr, "error: unknown option '%.40s' (see --help)", argv[i]);
-            return EXIT_USAGE;
-        }
-    }
-    if (batch) {
+    status = read_call_options(argc, argv, &options, &i);
+    if (status != 0)
+        return status;
+    if (options.batch) {
         if (argc - i == 0)
-            return run_batch(&context, &limits);
+            return run_batch(&context, &options);
         fprintf(stderr, "error: --batch reads stdin and takes no arguments after the options, got %d\n", argc - i);
         return EXIT_USAGE;
     }
@@ -1797,36 +2963,134 @@ int main(int argc, char **argv)
             print_line(stderr, "error: time '%.40s' is not a positive number of seconds (at most 86400)", argv[i + 2]);
             return EXIT_USAGE;
         }
-        return run_one_shot(&context, argv[i], argv[i + 1], seconds, &limits);
+        return run_one_shot(&context, argv[i], argv[i + 1], seconds, &options);
     }
 }
 #endif
 
-/* The one-shot call, searched in s: the index on stdout, or one error line and the exit status. */
-static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, Limits *limits)
+/* Reads the options of the one-shot call and --batch from argv[*next] on into o, leaving *next
+ * at the first argument after them; returns 0, or EXIT_USAGE after one error line. */
+static int read_call_options(int argc, char **argv, CallOptions *o, int *next)
+{
+    static const struct {
+        const char *name;
+        long long min, max;
+        const char *max_text;
+    } NUMBERS[] = {
+        { "--depth", 1, MAX_DEPTH, "64" }, { "--nodes", 1, 1000000000000000LL, "10^15" },
+        { "--threads", 1, THREADS_MAX, "256" }, { "--multipv", 1, MAX_MOVES, "256" }, { "--level", 0, LEVEL_MAX, "20" },
+    };
+    int i = *next;
+    o->hash_file = getenv(HASH_FILE_VARIABLE);
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0'; i++) {
+        long long n;
+        size_t k;
+        for (k = 0; k < sizeof NUMBERS / sizeof NUMBERS[0] && strcmp(argv[i], NUMBERS[k].name) != 0; k++)
+            ;
+        if (k < sizeof NUMBERS / sizeof NUMBERS[0]) {
+            if (i + 1 >= argc || !parse_integer(argv[i + 1], NUMBERS[k].min, NUMBERS[k].max, &n)) {
+                fprintf(stderr, "error: %s needs a whole number from %lld to %s\n", argv[i], NUMBERS[k].min,
+                        NUMBERS[k].max_text);
+                return EXIT_USAGE;
+            }
+            i++;
+            if (k == 0)
+                o->limits.depth_limit = (int)n;
+            else if (k == 1)
+                o->limits.node_limit = (uint64_t)n;
+            else if (k == 2)
+                o->threads = (int)n;
+            else if (k == 3)
+                o->limits.multipv = (int)n;
+            else
+                o->limits.level = (int)n, o->limits.level_set = 1;
+        } else if (strcmp(argv[i], "--verbose") == 0) {
+            o->limits.report = report_verbose;
+        } else if (strcmp(argv[i], "--batch") == 0) {
+            o->batch = 1;
+        } else if (strcmp(argv[i], "--hash-file") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                fprintf(stderr, "error: --hash-file needs a file name\n");
+                return EXIT_USAGE;
+            }
+            o->hash_file = argv[++i];
+        } else {
+            print_line(stderr, "error: unknown option '%.40s' (see --help)", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    *next = i;
+    return 0;
+}
+
+/* Gives s the threads asked for (0: one), saying on stderr when fewer could be had. */
+static void use_threads(Search *s, int threads)
+{
+    int got = search_threads(s, threads > 0 ? threads : 1);
+    if (threads > got)
+        fprintf(stderr, "warning: %d threads asked for, %d in use (%s)\n", threads, got,
+                HAVE_THREADS ? "memory is short" : "this build has no threads");
+}
+
+/* The one-shot call, searched in s as o asks (with its table file, if any): the index on stdout,
+ * or one error line and the exit status. */
+static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, CallOptions *o)
 {
     char err[200], warning[WARNING_MAX + 100];
-    int index = -1;
-    int status = decide(s, fen, moves, seconds, limits, &index, err, sizeof err, warning, sizeof warning);
+    TableFile file;
+    Limits *limits = &o->limits;
+    int index = -1, status, attached;
+    use_threads(s, o->threads);
+    attached = o->hash_file && hash_file_attach(&file, s, o->hash_file, limits->report != NULL);
+    status = decide(s, fen, moves, seconds, limits, &index, err, sizeof err, warning, sizeof warning);
     if (status != 0) {
         print_line(stderr, "error: %s", err);
-        return status;
+    } else {
+        if (warning[0])
+            fprintf(stderr, "warning: %s\n", warning);
+        printf("%d\n", index);
+        fflush(stdout);
     }
+    if (attached)
+        hash_file_detach(&file, s);
+    return status;
+}
+
+/* Makes the table file at path s's table (table_file_attach), printing its warning if any, and
+ * with verbose the table's size and how much of it earlier calls filled; returns 1 if it did. */
+static int hash_file_attach(TableFile *f, Search *s, const char *path, int verbose)
+{
+    char warning[400];
+    int attached = table_file_attach(f, path, HASH_FILE_MB, s, warning, sizeof warning);
     if (warning[0])
-        fprintf(stderr, "warning: %s\n", warning);
-    printf("%d\n", index);
-    fflush(stdout);
-    return 0;
+        print_line(stderr, "warning: %s", warning);
+    if (attached && verbose)
+        print_line(stderr, "hash file '%.200s': a table of %zu MB, %d per mille of it filled", path,
+                   s->tt.count * sizeof(TTBucket) >> 20, tt_filled(&s->tt));
+    return attached;
+}
+
+/* Lets the table file go (table_file_detach), printing its warning if any. */
+static void hash_file_detach(TableFile *f, Search *s)
+{
+    char warning[400];
+    table_file_detach(f, s, warning, sizeof warning);
+    if (warning[0])
+        print_line(stderr, "warning: %s", warning);
 }
 
 /* engine --batch: one decision per stdin line `FEN<TAB>moves<TAB>seconds`, each answered on its
  * own stdout line as soon as it is found; a summary goes to stderr. Returns 0. */
-static int run_batch(Search *s, const Limits *options)
+static int run_batch(Search *s, CallOptions *o)
 {
     static char line[BATCH_LINE_MAX];
     long count = 0, errors = 0;
     double start = clock_now();
-    int r;
+    TableFile file;
+    const Limits *options = &o->limits;
+    int r, attached;
+    use_threads(s, o->threads);
+    attached = o->hash_file && hash_file_attach(&file, s, o->hash_file, options->report != NULL);
     while ((r = batch_read_line(line, sizeof line)) >= 0) {
         count++;
         if (r == 0) {
@@ -1837,6 +3101,8 @@ static int run_batch(Search *s, const Limits *options)
         }
         fflush(stdout);
     }
+    if (attached)
+        hash_file_detach(&file, s);
     fprintf(stderr, "batch: %ld lines, %ld errors, %.3f s\n", count, errors, clock_now() - start);
     return 0;
 }
@@ -1897,7 +3163,7 @@ static int run_perft(int argc, char **argv)
     Board b;
     long long depth;
     int status;
-    if (argc < 3 || !parse_count(argv[2], 20, &depth)) {
+    if (argc < 3 || !parse_integer(argv[2], 1, 20, &depth)) {
         fprintf(stderr, "error: usage: engine %s\n", USAGE);
         return EXIT_USAGE;
     }
@@ -1944,7 +3210,10 @@ static int run_show(int argc, char **argv, void (*show)(const Board *b))
  * on stdin, answers on stdout. Words it cannot use are named in an `info string` and skipped. */
 
 enum { INPUT_MAX = 1 << 16 };
-enum { OPT_HASH, OPT_MOVE_OVERHEAD, OPT_CLEAR_HASH, OPT_PONDER, OPT_NB };
+enum {
+    OPT_HASH, OPT_THREADS, OPT_MULTIPV, OPT_MOVE_OVERHEAD, OPT_CLEAR_HASH, OPT_PONDER, OPT_CHESS960,
+    OPT_LIMIT_STRENGTH, OPT_ELO, OPT_SKILL, OPT_NB
+};
 
 /* A UCI option: one table drives both the `uci` listing and `setoption` (as Fruit's option.cpp). */
 enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON };
@@ -1976,7 +3245,6 @@ static void input_first_word(char *word, size_t size, size_t from, size_t line_l
 static int uci_read_line(char *line, size_t size);
 static char *uci_word(char **rest);
 static int uci_same_text(const char *a, const char *b);
-static int uci_number(const char *s, long long *out);
 static void uci_append(char *buf, size_t size, const char *word);
 static void uci_execute(char *line);
 static void uci_cmd_uci(char *args);
@@ -1984,6 +3252,7 @@ static void uci_cmd_isready(char *args);
 static void uci_cmd_ucinewgame(char *args);
 static void uci_cmd_setoption(char *args);
 static void uci_option_set(int id, const char *value);
+static int uci_level(void);
 static void uci_start_position(void);
 static void uci_push_key(uint64_t key);
 static void uci_cmd_position(char *args);
@@ -1997,6 +3266,7 @@ static void uci_ponderhit(Search *s);
 static void uci_poll(Search *s);
 static void uci_print_info(const Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Search *s);
+static void print_search_total(const Search *s);
 static Move uci_ponder_move(Search *s, Board *after);
 static void uci_cmd_idle(char *args);
 static void uci_cmd_quit(char *args);
@@ -2007,9 +3277,15 @@ static void uci_cmd_bench(char *args);
 
 static UciOption uci_options[OPT_NB] = {
     { "Hash", OPTION_SPIN, HASH_DEFAULT_MB, 1, 1024, HASH_DEFAULT_MB },
+    { "Threads", OPTION_SPIN, 1, 1, THREADS_MAX, 1 },
+    { "MultiPV", OPTION_SPIN, 1, 1, MAX_MOVES, 1 },
     { "Move Overhead", OPTION_SPIN, 20, 0, 5000, 20 },
     { "Clear Hash", OPTION_BUTTON, 0, 0, 0, 0 },
     { "Ponder", OPTION_CHECK, 0, 0, 1, 0 },
+    { "UCI_Chess960", OPTION_CHECK, 0, 0, 1, 0 },
+    { "UCI_LimitStrength", OPTION_CHECK, 0, 0, 1, 0 },
+    { "UCI_Elo", OPTION_SPIN, LEVEL_ELO_MAX, LEVEL_ELO_MIN, LEVEL_ELO_MAX, LEVEL_ELO_MAX },
+    { "Skill Level", OPTION_SPIN, LEVEL_MAX, 0, LEVEL_MAX, LEVEL_MAX },
 };
 
 /* The words of `go` that take a number, with the values accepted (a negative clock or
@@ -2035,7 +3311,12 @@ static const struct {
     { "d", uci_cmd_d }, { "perft", uci_cmd_perft }, { "eval", uci_cmd_eval }, { "bench", uci_cmd_bench },
 };
 
-/* Bytes read from stdin and not yet used: whole lines, then perhaps the start of one. */
+/* Bytes read from stdin and not yet used: whole lines, then perhaps the start of one. Only
+ * input_fill adds to it, at the end (a line longer than the buffer is dropped, and the end of
+ * the input gets a last newline), and two readers take whole lines from it: between searches
+ * the loop (uci_read_line) takes the first line, in order; during a search uci_poll takes the
+ * lines it acts on at once (stop, quit, isready, ponderhit) wherever they stand before the first
+ * `go`, and leaves every other line where it is, for the loop after the search. */
 static struct {
     char data[INPUT_MAX];
     size_t len;
@@ -2179,23 +3460,18 @@ static int uci_read_line(char *line, size_t size)
     return 1;
 }
 
-/* Returns the next whitespace-separated word of *rest, cut in place, or NULL at the end. */
+/* Returns the next word of *rest (next_token), cut in place, or NULL at the end. */
 static char *uci_word(char **rest)
 {
-    char *p = *rest, *start;
-    while (*p && isspace((unsigned char)*p))
-        p++;
-    if (!*p) {
-        *rest = p;
-        return NULL;
-    }
-    start = p;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    if (*p)
-        *p++ = '\0';
-    *rest = p;
-    return start;
+    const char *after = *rest, *token;
+    size_t len;
+    char *word, *end;
+    token = next_token(&after, &len);
+    word = token ? *rest + (token - *rest) : NULL;
+    end = *rest + (after - *rest);
+    *rest = *end ? end + 1 : end;
+    *end = '\0';
+    return word;
 }
 
 /* Returns 1 if a and b are the same text but for case (UCI option names and values). */
@@ -2204,24 +3480,6 @@ static int uci_same_text(const char *a, const char *b)
     for (; *a && tolower((unsigned char)*a) == tolower((unsigned char)*b); a++, b++)
         ;
     return *a == '\0' && *b == '\0';
-}
-
-/* Parses a decimal integer with an optional sign and at most 18 digits. */
-static int uci_number(const char *s, long long *out)
-{
-    long long value = 0;
-    int negative = *s == '-', digits = 0;
-    if (*s == '-' || *s == '+')
-        s++;
-    for (; isdigit((unsigned char)*s); s++) {
-        if (++digits > 18)
-            return 0;
-        value = value * 10 + (*s - '0');
-    }
-    if (*s || digits == 0)
-        return 0;
-    *out = negative ? -value : value;
-    return 1;
 }
 
 /* Appends word to the text in buf, a space between words; what does not fit is cut. */
@@ -2283,7 +3541,7 @@ static void uci_cmd_isready(char *args)
 static void uci_cmd_ucinewgame(char *args)
 {
     (void)args;
-    tt_clear(&uci.search->tt);
+    search_new_game(uci.search);
     uci_start_position();
 }
 
@@ -2317,7 +3575,7 @@ static void uci_option_set(int id, const char *value)
     UciOption *o = &uci_options[id];
     long long n;
     if (o->type == OPTION_SPIN) {
-        if (!uci_number(value, &n) || n < o->min || n > o->max) {
+        if (!parse_integer(value, o->min, o->max, &n)) {
             printf("info string setoption: %s takes a whole number from %d to %d, not '%s'\n", o->name, o->min, o->max, value);
             return;
         }
@@ -2329,10 +3587,26 @@ static void uci_option_set(int id, const char *value)
         }
         o->value = uci_same_text(value, "true");
     }
-    if (id == OPT_HASH)
+    if (id == OPT_HASH) {
         search_table(uci.search, (size_t)o->value);
-    else if (id == OPT_CLEAR_HASH)
-        tt_clear(&uci.search->tt);
+    } else if (id == OPT_CLEAR_HASH) {
+        search_new_game(uci.search);
+    } else if (id == OPT_THREADS) {
+        int got = search_threads(uci.search, o->value);
+        if (got < o->value)
+            printf("info string setoption: %d threads in use, not %d (%s)\n", got, o->value,
+                   HAVE_THREADS ? "memory is short" : "this build has no threads");
+        o->value = got;
+    }
+}
+
+/* The level UCI asks for: UCI_Elo's under UCI_LimitStrength, else Skill Level (LEVEL_MAX: full
+ * strength). */
+static int uci_level(void)
+{
+    if (uci_options[OPT_LIMIT_STRENGTH].value)
+        return level_for_elo(uci_options[OPT_ELO].value);
+    return uci_options[OPT_SKILL].value;
 }
 
 /* Sets the game to the start position. */
@@ -2359,13 +3633,14 @@ static void uci_cmd_position(char *args)
 {
     Board b;
     char fen[2 * FEN_MAX] = "", err[200], *word = uci_word(&args);
+    int chess960 = uci_options[OPT_CHESS960].value;
     if (word && strcmp(word, "startpos") == 0) {
-        board_start(&b);
+        board_from_fen_960(&b, START_FEN, chess960, err, sizeof err);
         word = uci_word(&args);
     } else if (word && strcmp(word, "fen") == 0) {
         while ((word = uci_word(&args)) != NULL && strcmp(word, "moves") != 0)
             uci_append(fen, sizeof fen, word);
-        if (!board_from_fen(&b, fen, err, sizeof err)) {
+        if (!board_from_fen_960(&b, fen, chess960, err, sizeof err)) {
             printf("info string position: %s; the position is unchanged\n", err);
             return;
         }
@@ -2423,7 +3698,7 @@ static void uci_parse_go(char *args, UciGo *go)
             char *value = uci_word(&args);
             long long n;
             in_search_moves = 0;
-            if (value && uci_number(value, &n) && n >= GO_WORDS[i].min && n <= GO_WORDS[i].max)
+            if (value && parse_integer(value, GO_WORDS[i].min, GO_WORDS[i].max, &n))
                 go->number[i] = n > 0 ? n : 0;
             else
                 printf("info string go: %s takes a whole number from %lld to %lld; ignored\n", word,
@@ -2479,6 +3754,10 @@ static void uci_set_limits(Limits *l, const UciGo *go, double start)
     l->report = uci_print_info;
     l->poll = uci_poll;
     l->infinite = go->infinite || go->ponder;
+    l->keep_history = 1;
+    l->multipv = uci_options[OPT_MULTIPV].value;
+    l->level = uci_level();
+    l->level_set = l->level < LEVEL_MAX;
     l->depth_limit = (int)(go->number[GO_DEPTH] > 0 ? go->number[GO_DEPTH] : MAX_DEPTH);
     if (go->number[GO_MATE] > 0 && 2 * go->number[GO_MATE] + 4 < l->depth_limit)
         l->depth_limit = (int)(2 * go->number[GO_MATE] + 4);
@@ -2511,7 +3790,7 @@ static void uci_set_deadlines(Limits *l, const UciGo *go, double base)
 /* When an infinite or ponder search has ended by itself, waits for stop, quit or ponderhit. */
 static void uci_wait_for_stop(Search *s)
 {
-    while (s->limits.infinite && !s->stop) {
+    while (s->limits.infinite && !search_stopping(s)) {
         input_fill(1);
         uci_poll(s);
     }
@@ -2537,7 +3816,7 @@ static void uci_poll(Search *s)
 {
     size_t from = 0, len;
     input_fill(0);
-    while (!s->stop && (len = input_line_length(from)) > 0) {
+    while (!search_stopping(s) && (len = input_line_length(from)) > 0) {
         char word[16];
         input_first_word(word, sizeof word, from, len);
         if (strcmp(word, "go") == 0)
@@ -2547,7 +3826,7 @@ static void uci_poll(Search *s)
         } else if (strcmp(word, "ponderhit") == 0) {
             uci_ponderhit(s);
         } else if (strcmp(word, "stop") == 0 || strcmp(word, "quit") == 0) {
-            s->stop = 1;
+            search_stop(s);
             uci.quit = word[0] == 'q';
         } else {
             from += len;
@@ -2556,19 +3835,21 @@ static void uci_poll(Search *s)
         input_remove(from, len);
     }
     if (input.eof && s->limits.infinite)
-        s->stop = 1;
+        search_stop(s);
 }
 
 /* The search's report in UCI: the info line of an iteration, or of an aspiration fail with its bound. */
 static void uci_print_info(const Search *s, int depth, int score, int bound)
 {
     double elapsed = clock_now() - s->limits.start;
+    uint64_t nodes = search_nodes(s);
     char pv[PV_TEXT];
-    search_pv(s, PV_COORDINATES, pv, sizeof pv);
-    printf("info depth %d seldepth %d multipv 1 score %s %d%s nodes %llu nps %.0f hashfull %d time %.0f pv%s%s\n",
-           depth, s->seldepth, score_is_mate(score) ? "mate" : "cp", score_is_mate(score) ? score_mate_moves(score) : score,
+    search_pv(s, s->report_line, PV_COORDINATES, pv, sizeof pv);
+    printf("info depth %d seldepth %d multipv %d score %s %d%s nodes %llu nps %.0f hashfull %d time %.0f pv%s%s\n",
+           depth, s->seldepth, s->report_line + 1, score_is_mate(score) ? "mate" : "cp",
+           score_is_mate(score) ? score_mate_moves(score) : score,
            bound == BOUND_LOWER ? " lowerbound" : bound == BOUND_UPPER ? " upperbound" : "",
-           (unsigned long long)s->nodes, elapsed > 0 ? s->nodes / elapsed : 0.0, tt_hashfull(&s->tt), elapsed * 1000,
+           (unsigned long long)nodes, elapsed > 0 ? nodes / elapsed : 0.0, tt_hashfull(&s->tt), elapsed * 1000,
            pv[0] ? " " : "", pv);
 }
 
@@ -2576,12 +3857,22 @@ static void uci_print_info(const Search *s, int depth, int score, int bound)
  * move, else the table's move there (a search stopped early may leave a one-move PV). */
 static Move uci_ponder_move(Search *s, Board *after)
 {
-    TTEntry *entry;
-    int hit;
-    if (s->pv_len[0] >= 2 && s->pv[0][0] == s->best_move && move_is_legal(after, s->pv[0][1]))
-        return s->pv[0][1];
-    entry = tt_probe(&s->tt, after->key, &hit);
-    return hit && entry->move != MOVE_NONE && move_is_legal(after, entry->move) ? entry->move : MOVE_NONE;
+    TTData entry;
+    const PvLine *line = &s->lines[0];
+    if (line->pv_len >= 2 && line->pv[0] == s->best_move && move_is_legal(after, line->pv[1]))
+        return line->pv[1];
+    return tt_probe(&s->tt, after->key, &entry) && entry.move != MOVE_NONE && move_is_legal(after, entry.move)
+               ? entry.move : MOVE_NONE;
+}
+
+/* The search's totals as an info line: every thread's nodes, the speed, the table's use, the time
+ * (a search stopped inside an iteration has searched more than its last report says). */
+static void print_search_total(const Search *s)
+{
+    double elapsed = clock_now() - s->limits.start;
+    uint64_t nodes = search_nodes(s);
+    printf("info nodes %llu nps %.0f hashfull %d time %.0f\n", (unsigned long long)nodes, elapsed > 0 ? nodes / elapsed : 0.0,
+           tt_hashfull(&s->tt), elapsed * 1000);
 }
 
 /* Answers bestmove, with a ponder move when there is one. */
@@ -2591,11 +3882,12 @@ static void uci_print_bestmove(Search *s)
     Undo u;
     Move reply;
     char best[6], ponder[6];
-    move_to_uci(s->best_move, best);
+    print_search_total(s);
+    move_to_coords(&b, s->best_move, b.chess960, best);
     board_make(&b, s->best_move, &u);
     reply = uci_ponder_move(s, &b);
     if (reply != MOVE_NONE) {
-        move_to_uci(reply, ponder);
+        move_to_coords(&b, reply, b.chess960, ponder);
         printf("bestmove %s ponder %s\n", best, ponder);
     } else {
         printf("bestmove %s\n", best);
@@ -2627,7 +3919,7 @@ static void uci_cmd_perft(char *args)
 {
     char *word = uci_word(&args);
     long long depth;
-    if (!word || !parse_count(word, 20, &depth)) {
+    if (!word || !parse_integer(word, 1, 20, &depth)) {
         printf("info string perft takes a depth from 1 to 20\n");
         return;
     }
@@ -2648,7 +3940,7 @@ static void uci_cmd_bench(char *args)
     static Search bench;
     char *word = uci_word(&args);
     long long depth = 0;
-    if (word && !parse_count(word, MAX_DEPTH, &depth)) {
+    if (word && !parse_integer(word, 1, MAX_DEPTH, &depth)) {
         printf("info string bench takes a depth from 1 to %d\n", MAX_DEPTH);
         return;
     }
@@ -2661,7 +3953,8 @@ static void uci_cmd_bench(char *args)
 /* A game as match and datagen play it: its record, its end by the rules, openings from a
  * file, a random mover. */
 
-enum { GAME_MAX_PLIES = 400 };    /* a game still running after it is adjudicated a draw */
+enum { GAME_MAX_PLIES = 400 };        /* a game still running after it is adjudicated a draw */
+enum { CHESS960_POSITIONS = 960 };    /* the start positions of Chess960 (chess960_position) */
 
 typedef struct {
     Board start;
@@ -2676,13 +3969,13 @@ typedef struct {
 /* prototypes */
 static void game_begin(Game *g, const Board *b, uint64_t *keys);
 static void game_play(Game *g, Board *b, uint64_t *keys, Move m);
-static int game_over(Board *b, const uint64_t *keys, Game *g);
+static int game_referee(Game *g, Board *b, const uint64_t *keys);
 static int game_end(Game *g, const char *result, const char *termination, const char *reason);
-static int openings_load(const char *path, Board **openings, int *count);
+static int openings_load(const char *path, int chess960, Board **openings, int *count);
+static void chess960_position(int number, Board *b);
 static int openings_add(Board **openings, int *count, int *capacity, const Board *b);
-static int opening_fen(char *line, char *fen, size_t size);
+static int opening_fen(const char *line, char *fen, size_t size);
 static Move random_move(Board *b, uint64_t *state);
-static uint64_t random_next(uint64_t *state);
 
 /* Starts g from the position start, b, whose key is the first of keys; no result yet. */
 static void game_begin(Game *g, const Board *b, uint64_t *keys)
@@ -2702,9 +3995,10 @@ static void game_play(Game *g, Board *b, uint64_t *keys, Move m)
     keys[g->ply_count] = b->key;
 }
 
-/* Returns 1 and records the result if the game is over: by the rules (board_status, keys
- * holding every position of the game), or after GAME_MAX_PLIES plies (adjudicated a draw). */
-static int game_over(Board *b, const uint64_t *keys, Game *g)
+/* Referees the game after its last move: if it is over, by the rules (board_status, keys
+ * holding every position of the game) or after GAME_MAX_PLIES plies (adjudicated a draw),
+ * records the result (game_end) and returns 1; else returns 0. */
+static int game_referee(Game *g, Board *b, const uint64_t *keys)
 {
     GameStatus status = board_status(b, keys, g->ply_count + 1);
     if (status == STATUS_CHECKMATE)
@@ -2727,7 +4021,7 @@ static int game_end(Game *g, const char *result, const char *termination, const 
 
 /* Reads the openings file (one FEN or EPD line each) into a new array, or makes the start
  * position the only opening without a file; returns 0, or an exit status after one error line. */
-static int openings_load(const char *path, Board **openings, int *count)
+static int openings_load(const char *path, int chess960, Board **openings, int *count)
 {
     char line[1024], fen[FEN_MAX + 100], err[200];
     int number = 0, capacity = 0, status = 0;
@@ -2735,6 +4029,13 @@ static int openings_load(const char *path, Board **openings, int *count)
     Board b;
     *openings = NULL;
     *count = 0;
+    if (!path && chess960) {
+        for (number = 0; number < CHESS960_POSITIONS && status == 0; number++) {
+            chess960_position(number, &b);
+            status = openings_add(openings, count, &capacity, &b);
+        }
+        return status;
+    }
     if (!path) {
         board_start(&b);
         return openings_add(openings, count, &capacity, &b);
@@ -2747,7 +4048,7 @@ static int openings_load(const char *path, Board **openings, int *count)
         number++;
         if (!opening_fen(line, fen, sizeof fen))
             continue;
-        if (board_from_fen(&b, fen, err, sizeof err))
+        if (board_from_fen_960(&b, fen, chess960, err, sizeof err))
             status = openings_add(openings, count, &capacity, &b);
         else if ((status = EXIT_BAD_FEN) != 0)
             fprintf(stderr, "error: %s line %d: %s\n", path, number, err);
@@ -2758,6 +4059,39 @@ static int openings_load(const char *path, Board **openings, int *count)
         status = EXIT_USAGE;
     }
     return status;
+}
+
+/* Sets b to Chess960 start position `number` (0 to 959) in Reinhard Scharnagl's numbering (518 is
+ * the standard one): the light-squared bishop on file b, d, f or h by number % 4, then the
+ * dark-squared one on a, c, e or g, the queen on one of the six squares left, the knights on two
+ * of the five left (CHESS960_KNIGHTS), and rook, king, rook on the last three. */
+static void chess960_position(int number, Board *b)
+{
+    static const char CHESS960_KNIGHTS[10][2] = {
+        { 0, 1 }, { 0, 2 }, { 0, 3 }, { 0, 4 }, { 1, 2 }, { 1, 3 }, { 1, 4 }, { 2, 3 }, { 2, 4 }, { 3, 4 }
+    };
+    char rank[9] = "        ", fen[FEN_MAX], err[80];
+    const char *pair;
+    int free_index, file, i, left;
+    rank[2 * (number % 4) + 1] = 'B';
+    number /= 4;
+    rank[2 * (number % 4)] = 'B';
+    number /= 4;
+    /* the queen, the knights, then R K R, each on the n-th of the files still free */
+    for (i = 0; i < 3; i++) {
+        int nth = i == 0 ? number % 6 : CHESS960_KNIGHTS[number / 6][i - 1] - (i - 1);
+        for (file = 0, free_index = -1; file < 8; file++)
+            if (rank[file] == ' ' && ++free_index == nth)
+                break;
+        rank[file] = i == 0 ? 'Q' : 'N';
+    }
+    for (file = 0, left = 0, pair = "RKR"; file < 8; file++)
+        if (rank[file] == ' ')
+            rank[file] = pair[left++];
+    snprintf(fen, sizeof fen, "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1", rank, rank);
+    for (i = 0; i < 8; i++)
+        fen[i] = (char)tolower((unsigned char)fen[i]);
+    board_from_fen_960(b, fen, 1, err, sizeof err);
 }
 
 /* Appends b to the openings, growing the array; returns 0, or EXIT_FAILURE after an error line. */
@@ -2779,27 +4113,18 @@ static int openings_add(Board **openings, int *count, int *capacity, const Board
 
 /* Writes an openings line as FEN: its first four fields, and the clocks when the next fields
  * are numbers (EPD operations and # comments are dropped); returns 0 for a line with nothing. */
-static int opening_fen(char *line, char *fen, size_t size)
+static int opening_fen(const char *line, char *fen, size_t size)
 {
-    char *field[6], *p = line;
+    const char *field[6];
+    size_t len[6], used = 0;
     int n = 0, keep, i;
-    size_t used = 0;
-    while (n < 6) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p || *p == '#')
-            break;
-        field[n++] = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        if (*p)
-            *p++ = '\0';
-    }
-    for (keep = n < 4 ? n : 4; keep < n && strspn(field[keep], "0123456789") == strlen(field[keep]); keep++)
+    while (n < 6 && (field[n] = next_token(&line, &len[n])) != NULL && field[n][0] != '#')
+        n++;
+    for (keep = n < 4 ? n : 4; keep < n && strspn(field[keep], "0123456789") == len[keep]; keep++)
         ;
     fen[0] = '\0';
     for (i = 0; i < keep && used < size; i++)
-        used += (size_t)snprintf(fen + used, size - used, "%s%s", i ? " " : "", field[i]);
+        used += (size_t)snprintf(fen + used, size - used, "%s%.*s", i ? " " : "", (int)len[i], field[i]);
     return n > 0;
 }
 
@@ -2812,28 +4137,18 @@ static Move random_move(Board *b, uint64_t *state)
     return list.moves[random_next(state) % (uint64_t)list.count];
 }
 
-/* The next number of the generator whose state is *state: SplitMix64 (Sebastiano Vigna,
- * prng.di.unimi.it), any seed being good. */
-static uint64_t random_next(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 /* =================================================================== match */
 
 /* engine match: our search against a UCI engine run as a child process (or the built-in
  * random mover), refereed by our rules, with a running score on stderr and a PGN; several
  * games at once in worker processes, and an SPRT that stops the match at its verdict. */
 
-enum { WORKERS_MAX = 64 };   /* games at once, at most: a worker process each */
+enum { MATCH_WORKERS_MAX = 64 };   /* games at once, at most: a worker process each */
 /* match: its options, the opponent, a worker's report of one game, and the tally of the games
  * so far. */
 enum { MATCH_GAMES_MAX = 100000, MATCH_LINE = 4096 };
 /* finished games wait in a window for those before them, so that they count in their order */
-enum { MATCH_WINDOW = 4 * WORKERS_MAX };
+enum { MATCH_WINDOW = 4 * MATCH_WORKERS_MAX };
 /* the built-in random mover's seed, mixed with the game's number */
 #define MATCH_RANDOM_SEED UINT64_C(0x9E3779B97F4A7C15)
 /* game pairs score 0, 1/2, 1, 3/2 or 2 points: the pentanomial model's five outcomes */
@@ -2844,6 +4159,8 @@ static const double MATCH_SPRT_PRIOR = 1e-3;
 /* no verdict before this many pairs: the variance of a few pairs is too often near 0 (one pair
  * won and drawn, with every other outcome at the prior, gave an LLR of 3.74) */
 enum { MATCH_SPRT_MIN_PAIRS = 20 };
+/* --sprt's hypotheses are at most this many Elo either way */
+static const double MATCH_ELO_MAX = 1e6;
 /* the two-sided 95% quantile of the normal distribution */
 static const double MATCH_Z95 = 1.959964;
 /* the score of a game for us by match_outcome (win, draw, loss), and of a pair by half points */
@@ -2864,7 +4181,11 @@ typedef struct {
     int sprt;               /* 1: stop at the SPRT's verdict on elo0 against elo1 */
     double elo0, elo1;      /* the hypotheses H0 and H1, logistic Elo */
     double alpha, beta;     /* the error rates: false H1, false H0 */
+    int chess960;           /* 1: Chess960 (the openings read as such, else a start position drawn per pair) */
+    int threads;            /* our search's threads (0: one) */
 } MatchOptions;
+/* match's options that take no value */
+static const char *const MATCH_FLAGS[] = { "--chess960", NULL };
 
 /* An engine run as a child process and spoken to through pipes (match mode). */
 typedef struct {
@@ -2875,31 +4196,13 @@ typedef struct {
     char buf[4096];
 } Child;
 
-#if HAVE_POSIX
-/* The process group of the running child, which a match worker's signal handler kills. */
-static volatile sig_atomic_t child_group;
-#endif
-
 /* A copy of this process that plays match games for it, with a pipe each way. Each side
  * reads from its `in` and writes to its `out`. */
 typedef struct {
     long pid;               /* in the parent: the worker's; 0 when none runs (and in the worker) */
     int in;
     int out;
-} Worker;
-
-#if HAVE_POSIX
-/* A worker's SIGTERM and SIGINT: kills and reaps its opponent's process group, then ends. */
-static void worker_on_signal(int signal_number)
-{
-    (void)signal_number;
-    if (child_group) {
-        kill(-(pid_t)child_group, SIGKILL);
-        waitpid((pid_t)child_group, NULL, 0);
-    }
-    _exit(1);
-}
-#endif
+} MatchWorker;
 
 typedef struct {
     Child child;            /* its process (pid 0 for the random mover) */
@@ -2928,8 +4231,10 @@ typedef struct {
 static void match_summary(const MatchOptions *opt, const MatchTally *t);
 static int match_run_serial(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
 static int match_run_workers(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t);
-static void match_worker(Search *s, const MatchOptions *opt, const Board *openings, int count, const Worker *w);
-static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
+static void match_worker_run(Search *s, const MatchOptions *opt, const Board *openings, int count, const MatchWorker *w);
+static int match_finish_game(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
+static int match_tally(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
+static void match_print_score(const MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
 static int match_option(void *options, const char *key, const char *value);
 static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, Game *game, MatchOpponent *o);
@@ -2946,24 +4251,25 @@ static double match_moments(const int *count, const double *value, int outcomes,
 static void match_elo_text(const int *count, const double *value, int outcomes, int decimals, char *out, size_t size);
 static double match_elo(double s);
 static double match_logistic(double elo);
-static double match_exp(double x);
-static double match_sqrt(double x);
 static void match_write_pgn(FILE *out, const Game *g, int round, const char *opponent, const MatchOptions *opt);
 static void match_limits_text(const MatchOptions *opt, char *out, size_t size);
 static void match_pgn_tag(FILE *out, const char *name, const char *value);
 static void match_pgn_token(FILE *out, int *column, const char *token);
-static long fork_with_pipes(int *in, int *out, const char *what, char *err, size_t err_size);
 static int child_start(Child *c, const char *command, char *err, size_t err_size);
 static int child_send(Child *c, const char *line);
 static int child_read_line(Child *c, char *line, size_t size, double deadline);
 static void child_stop(Child *c, char *how, size_t how_size);
-static int worker_start(Worker *workers, int index, char *err, size_t err_size);
+static int match_worker_start(MatchWorker *workers, int index, char *err, size_t err_size);
+static int match_worker_send(const MatchWorker *w, void *data, size_t size);
+static int match_worker_receive(const MatchWorker *w, void *data, size_t size);
+static int match_worker_wait(const MatchWorker *workers, int count);
+static void match_worker_stop(MatchWorker *w, int now);
+static void match_worker_exit(int status);
 static int pipe_transfer(int fd, void *data, size_t size, int writing);
-static int worker_write(const Worker *w, void *data, size_t size);
-static int worker_read(const Worker *w, void *data, size_t size);
-static int worker_wait(const Worker *workers, int count);
-static void worker_stop(Worker *w, int now);
-static void worker_exit(int status);
+#if HAVE_POSIX
+static long fork_with_pipes(int *in, int *out, const char *what, char *err, size_t err_size);
+static void match_worker_on_signal(int signal_number);
+#endif
 
 /* engine match --opponent CMD --games N --time S|--nodes N [--concurrency K] [--sprt E0,E1
  * [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]: plays the games and prints the final
@@ -2977,7 +4283,9 @@ static int run_match(Search *s, int argc, char **argv)
     int status = match_parse_options(argc, argv, &opt);
     memset(&tally, 0, sizeof tally);
     if (status == 0)
-        status = openings_load(opt.openings, &openings, &count);
+        status = openings_load(opt.openings, opt.chess960, &openings, &count);
+    if (status == 0)
+        use_threads(s, opt.threads);
     if (status == 0 && opt.pgn && !(tally.pgn = fopen(opt.pgn, "w"))) {
         fprintf(stderr, "error: cannot write %s\n", opt.pgn);
         status = EXIT_USAGE;
@@ -3022,7 +4330,7 @@ static int match_run_serial(Search *s, const MatchOptions *opt, const Board *ope
     for (number = 0; number < opt->games && !stop; number++) {
         if (match_play_game(s, opt, openings, count, number, &game, &opponent) != 0)
             return 1;
-        stop = match_record(t, opt, &game, opponent.name);
+        stop = match_finish_game(t, opt, &game, opponent.name);
     }
     return 0;
 }
@@ -3032,10 +4340,10 @@ static int match_run_serial(Search *s, const MatchOptions *opt, const Board *ope
  * are abandoned (their workers killed) and not counted. Returns 0, or 1 after an error line. */
 static int match_run_workers(Search *s, const MatchOptions *opt, const Board *openings, int count, MatchTally *t)
 {
-    static Worker workers[WORKERS_MAX];
+    static MatchWorker workers[MATCH_WORKERS_MAX];
     static MatchReport report;
     MatchReport *window = malloc(sizeof(MatchReport) * MATCH_WINDOW); /* not static: 0.5 MB */
-    int playing[WORKERS_MAX]; /* each worker's game, -1 when it waits */
+    int playing[MATCH_WORKERS_MAX]; /* each worker's game, -1 when it waits */
     int n = opt->concurrency < opt->games ? opt->concurrency : opt->games, next = 0, stop = 0, status = 0, k;
     char err[200];
     if (!window) {
@@ -3045,9 +4353,9 @@ static int match_run_workers(Search *s, const MatchOptions *opt, const Board *op
     for (k = 0; k < MATCH_WINDOW; k++)
         window[k].number = -1;
     for (k = 0; k < n && status == 0; k++) {
-        int started = worker_start(workers, k, err, sizeof err);
+        int started = match_worker_start(workers, k, err, sizeof err);
         if (started == 0)
-            match_worker(s, opt, openings, count, &workers[k]);
+            match_worker_run(s, opt, openings, count, &workers[k]);
         if (started < 0) {
             fprintf(stderr, "error: match: %s\n", err);
             status = 1;
@@ -3058,10 +4366,10 @@ static int match_run_workers(Search *s, const MatchOptions *opt, const Board *op
     while (status == 0 && !stop && t->played < opt->games) {
         for (k = 0; k < n; k++)
             if (playing[k] < 0 && next < opt->games && next < t->played + MATCH_WINDOW
-                && worker_write(&workers[k], &next, sizeof next))
+                && match_worker_send(&workers[k], &next, sizeof next))
                 playing[k] = next++;
-        k = worker_wait(workers, n);
-        if (k < 0 || !worker_read(&workers[k], &report, sizeof report) || report.number != playing[k]) {
+        k = match_worker_wait(workers, n);
+        if (k < 0 || !match_worker_receive(&workers[k], &report, sizeof report) || report.number != playing[k]) {
             fprintf(stderr, "error: match: a worker process ended unexpectedly\n");
             status = 1;
             break;
@@ -3072,50 +4380,70 @@ static int match_run_workers(Search *s, const MatchOptions *opt, const Board *op
         while (!stop && window[t->played % MATCH_WINDOW].number == t->played) {
             MatchReport *r = &window[t->played % MATCH_WINDOW];
             r->number = -1;
-            stop = match_record(t, opt, &r->game, r->opponent);
+            stop = match_finish_game(t, opt, &r->game, r->opponent);
         }
     }
     for (k = 0; k < n; k++)
-        worker_stop(&workers[k], playing[k] >= 0);
+        match_worker_stop(&workers[k], playing[k] >= 0);
     free(window);
     return status;
 }
 
 /* A worker's life: plays each game whose number the parent sends and sends back its report,
  * until the parent closes the pipe; then ends the process. */
-static void match_worker(Search *s, const MatchOptions *opt, const Board *openings, int count, const Worker *w)
+static void match_worker_run(Search *s, const MatchOptions *opt, const Board *openings, int count, const MatchWorker *w)
 {
     static MatchReport report;
     MatchOpponent opponent;
     int number;
-    while (worker_read(w, &number, sizeof number)) {
+    while (match_worker_receive(w, &number, sizeof number)) {
         memset(&report, 0, sizeof report);
         report.number = number;
         report.status = match_play_game(s, opt, openings, count, number, &report.game, &opponent);
         snprintf(report.opponent, sizeof report.opponent, "%s", opponent.name);
-        if (!worker_write(w, &report, sizeof report))
+        if (!match_worker_send(w, &report, sizeof report))
             break;
     }
-    worker_exit(0);
+    match_worker_exit(0);
 }
 
-/* Counts a finished game, the games coming in their order: the running score line on stderr
- * (with the LLR under --sprt), the game appended to the PGN. Returns 1 once the SPRT has its
+/* Counts a finished game, the games coming in their order: tallies it (match_tally), prints
+ * the running score line and appends the game to the PGN. Returns 1 once the SPRT has its
  * verdict, else 0. */
-static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent)
+static int match_finish_game(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent)
 {
-    char elo[100], llr[80] = "";
-    int outcome = match_outcome(g), stop = 0;
-    double lower, upper;
+    int stop = match_tally(t, opt, g, opponent);
+    match_print_score(t, opt, g, opponent);
+    if (t->pgn) {
+        match_write_pgn(t->pgn, g, t->played, opponent, opt);
+        fflush(t->pgn);
+    }
+    return stop;
+}
+
+/* Adds a finished game to the tally: the opponent's name, the score, the game pair it closes
+ * and, under --sprt, the LLR and the verdict (match_sprt_update); returns 1 once the SPRT has
+ * its verdict, else 0. */
+static int match_tally(MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent)
+{
+    int outcome = match_outcome(g);
     snprintf(t->opponent, sizeof t->opponent, "%s", opponent);
     t->score[outcome]++;
     t->played++;
     if (t->played % 2 == 1) {
         t->half_points = 2 - outcome;
-    } else {
-        t->pairs[t->half_points + 2 - outcome]++;
-        stop = opt->sprt && match_sprt_update(t, opt);
+        return 0;
     }
+    t->pairs[t->half_points + 2 - outcome]++;
+    return opt->sprt && match_sprt_update(t, opt);
+}
+
+/* Prints the running score line of the game just tallied on stderr: the game, its result
+ * and reason, the score and Elo so far, and the LLR under --sprt. */
+static void match_print_score(const MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent)
+{
+    char elo[100], llr[80] = "";
+    double lower, upper;
     if (opt->sprt) {
         match_sprt_bounds(opt, &lower, &upper);
         snprintf(llr, sizeof llr, ", LLR %.2f (%.2f..%.2f)", t->llr, lower, upper);
@@ -3124,11 +4452,6 @@ static int match_record(MatchTally *t, const MatchOptions *opt, const Game *g, c
     fprintf(stderr, "game %d/%d: %s %s %s (%s) | %s +%d =%d -%d, %s%s\n", t->played, opt->games,
             g->engine_white ? ENGINE_NAME : opponent, g->result, g->engine_white ? opponent : ENGINE_NAME,
             g->reason, ENGINE_NAME, t->score[0], t->score[1], t->score[2], elo, llr);
-    if (t->pgn) {
-        match_write_pgn(t->pgn, g, t->played, opponent, opt);
-        fflush(t->pgn);
-    }
-    return stop;
 }
 
 /* Reads match's options into opt; returns 0, or EXIT_USAGE after one error line. */
@@ -3138,14 +4461,15 @@ static int match_parse_options(int argc, char **argv, MatchOptions *opt)
     memset(opt, 0, sizeof *opt);
     opt->alpha = opt->beta = 0.05;
     opt->concurrency = 1;
-    status = parse_options(argc, argv, "match", match_option, opt);
+    status = parse_options(argc, argv, "match", MATCH_FLAGS, match_option, opt);
     if (status != 0)
         return status;
     if (!HAVE_POSIX)
         opt->concurrency = 1; /* workers are processes */
     if (!opt->opponent || !opt->games || (opt->seconds <= 0 && !opt->nodes)) {
         fprintf(stderr, "error: usage: engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N"
-                        " [--concurrency K] [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]\n");
+                        " [--concurrency K] [--threads T] [--chess960] [--sprt ELO0,ELO1 [--alpha A] [--beta B]]"
+                        " [--openings FILE] [--pgn FILE]\n");
         return EXIT_USAGE;
     }
     if (opt->sprt && opt->games % 2 != 0) {
@@ -3170,18 +4494,24 @@ static int match_option(void *options, const char *key, const char *value)
         opt->pgn = value;
     } else if (strcmp(key, "--games") == 0 || strcmp(key, "--concurrency") == 0) {
         int games = key[2] == 'g';
-        if (!parse_count(value, games ? MATCH_GAMES_MAX : WORKERS_MAX, &n))
+        if (!parse_integer(value, 1, games ? MATCH_GAMES_MAX : MATCH_WORKERS_MAX, &n))
             return 0;
         *(games ? &opt->games : &opt->concurrency) = (int)n;
     } else if (strcmp(key, "--time") == 0) {
         return parse_seconds(value, &opt->seconds);
     } else if (strcmp(key, "--nodes") == 0) {
-        return parse_count(value, (long long)1e12, &opt->nodes);
+        return parse_integer(value, 1, (long long)1e12, &opt->nodes);
     } else if (strcmp(key, "--sprt") == 0) {
-        return opt->sprt = parse_decimal(value, &end, &opt->elo0) && *end == ',' && parse_decimal(end + 1, &end, &opt->elo1)
-                           && *end == '\0' && opt->elo0 < opt->elo1;
+        return opt->sprt = parse_real(value, &end, &opt->elo0) && *end == ',' && parse_real(end + 1, &end, &opt->elo1)
+                           && *end == '\0' && opt->elo0 < opt->elo1 && opt->elo0 >= -MATCH_ELO_MAX && opt->elo1 <= MATCH_ELO_MAX;
+    } else if (strcmp(key, "--chess960") == 0) {
+        opt->chess960 = 1;
+    } else if (strcmp(key, "--threads") == 0) {
+        if (!parse_integer(value, 1, THREADS_MAX, &n))
+            return 0;
+        opt->threads = (int)n;
     } else if (strcmp(key, "--alpha") == 0 || strcmp(key, "--beta") == 0) {
-        return parse_decimal(value, &end, key[2] == 'a' ? &opt->alpha : &opt->beta) && *end == '\0'
+        return parse_real(value, &end, key[2] == 'a' ? &opt->alpha : &opt->beta) && *end == '\0'
                && opt->alpha > 0 && opt->alpha < 0.5 && opt->beta > 0 && opt->beta < 0.5;
     } else {
         return 0;
@@ -3197,7 +4527,10 @@ static int match_play_game(Search *s, const MatchOptions *opt, const Board *open
                            Game *game, MatchOpponent *o)
 {
     static uint64_t keys[GAME_MAX_PLIES + 1];
-    Board board = openings[(number / 2) % count];
+    uint64_t pair_state = MATCH_RANDOM_SEED ^ (uint64_t)(number / 2);
+    /* the listed openings in turn; the 960 start positions of --chess960 without a list drawn per pair */
+    Board board = openings[opt->chess960 && !opt->openings ? (int)(random_next(&pair_state) % (uint64_t)count)
+                                                           : (number / 2) % count];
     uint64_t random_state = MATCH_RANDOM_SEED ^ (uint64_t)number;
     char how[100];
     int random = strcmp(opt->opponent, "random") == 0, playing, engine_moves = 0;
@@ -3208,7 +4541,7 @@ static int match_play_game(Search *s, const MatchOptions *opt, const Board *open
     playing = random ? 1 : match_opponent_start(o, opt, game);
     if (playing < 0)
         return 1;
-    while (playing && !game_over(&board, keys, game)) {
+    while (playing && !game_referee(game, &board, keys)) {
         Move m = MOVE_NONE;
         long long nodes = match_move_nodes(opt, count, number, game->ply_count);
         if ((board.side == WHITE) == game->engine_white)
@@ -3240,6 +4573,8 @@ static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, Game 
     child_send(&o->child, "uci");
     if (!match_expect(o, "uciok", wait, line, sizeof line, g))
         return 0;
+    if (opt->chess960)
+        child_send(&o->child, "setoption name UCI_Chess960 value true");
     child_send(&o->child, "isready");
     if (!match_expect(o, "readyok", wait, line, sizeof line, g))
         return 0;
@@ -3285,7 +4620,7 @@ static int match_opponent_move(MatchOpponent *o, Game *g, const Board *b, double
     board_to_fen(&g->start, fen);
     used = (size_t)snprintf(command, sizeof command, "position fen %s%s", fen, g->ply_count ? " moves" : "");
     for (i = 0; i < g->ply_count; i++) {
-        move_to_uci(g->moves[i], played);
+        move_to_coords(&g->start, g->moves[i], g->start.chess960, played);
         used += (size_t)snprintf(command + used, sizeof command - used, " %s", played);
     }
     child_send(&o->child, command);
@@ -3299,7 +4634,7 @@ static int match_opponent_move(MatchOpponent *o, Game *g, const Board *b, double
         return 0;
     sscanf(line + 8, "%15s", token);
     if (move_from_text(&now, token, m) == PARSE_OK)
-        move_to_uci(*m, answer);
+        move_to_coords(&now, *m, now.chess960, answer);
     if (!token[0] || strcmp(token, answer) != 0)
         return match_forfeit(g, "rules infraction", "illegal move '%s'", token);
     return 1;
@@ -3415,7 +4750,7 @@ static double match_moments(const int *count, const double *value, int outcomes,
 static void match_elo_text(const int *count, const double *value, int outcomes, int decimals, char *out, size_t size)
 {
     double variance, n, s = match_moments(count, value, outcomes, 0, &variance, &n);
-    double se = match_sqrt(variance / n), low = s - MATCH_Z95 * se, high = s + MATCH_Z95 * se;
+    double se = math_sqrt(variance / n), low = s - MATCH_Z95 * se, high = s + MATCH_Z95 * se;
     if (s <= 0 || s >= 1)
         snprintf(out, size, "Elo %cinf", s <= 0 ? '-' : '+');
     else if (low <= 0 || high >= 1)
@@ -3434,35 +4769,7 @@ static double match_elo(double s)
 /* The score that an Elo difference expects: 1 / (1 + 10^(-elo / 400)). */
 static double match_logistic(double elo)
 {
-    return 1 / (1 + match_exp(-elo * ln(10) / 400));
-}
-
-/* e^x, halving x below 1/16 for a short Taylor sum and squaring back (without libm). */
-static double match_exp(double x)
-{
-    double sum = 1, term = 1;
-    int halvings = 0, i;
-    for (; x > 0.0625 || x < -0.0625; halvings++)
-        x /= 2;
-    for (i = 1; i < 12; i++) {
-        term *= x / i;
-        sum += term;
-    }
-    while (halvings-- > 0)
-        sum *= sum;
-    return sum;
-}
-
-/* Square root by Newton's method (the engine links without libm). */
-static double match_sqrt(double x)
-{
-    double r = x > 1 ? x : 1;
-    int i;
-    if (x <= 0)
-        return 0;
-    for (i = 0; i < 64; i++)
-        r = (r + x / r) / 2;
-    return r;
+    return 1 / (1 + math_exp(-elo * ln(10) / 400));
 }
 
 /* Appends one game as PGN: the tags, the moves in SAN, the reason in a comment, the result. */
@@ -3486,7 +4793,9 @@ static void match_write_pgn(FILE *out, const Game *g, int round, const char *opp
     match_pgn_tag(out, "Result", g->result);
     board_to_fen(&b, fen);
     board_to_fen(&standard, text);
-    if (strcmp(fen, text) != 0) {
+    if (b.chess960)
+        match_pgn_tag(out, "Variant", "Chess960");
+    if (strcmp(fen, text) != 0 || b.chess960) {
         match_pgn_tag(out, "SetUp", "1");
         match_pgn_tag(out, "FEN", fen);
     }
@@ -3547,16 +4856,47 @@ static void match_pgn_token(FILE *out, int *column, const char *token)
 }
 
 /* The processes of a match: the opponent, a child spoken to through pipes, and the workers,
- * copies of this process that play games for it (POSIX; without it, none start). */
+ * copies of this process that play games for it. First what needs no system call, then one
+ * block with POSIX (fork, exec, pipe, poll, signals) and one without, where no process starts. */
+
+/* Writes line and its newline to the child in one write, as a GUI does; returns 0 if the
+ * child cannot take them or the line is too long. */
+static int child_send(Child *c, const char *line)
+{
+    char buf[8192];
+    size_t len = strlen(line);
+    if (!c->pid || len + 1 > sizeof buf)
+        return 0;
+    memcpy(buf, line, len);
+    buf[len++] = '\n';
+    return pipe_transfer(c->to_child, buf, len, 1);
+}
+
+/* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
+static int match_worker_send(const MatchWorker *w, void *data, size_t size)
+{
+    return pipe_transfer(w->out, data, size, 1);
+}
+
+/* Reads exactly size bytes from the other side, waiting for them; returns 1, or 0 if it is
+ * gone (or closed its end) first. */
+static int match_worker_receive(const MatchWorker *w, void *data, size_t size)
+{
+    return pipe_transfer(w->in, data, size, 0);
+}
+
+#if HAVE_POSIX
+
+/* The process group of the running child, which a match worker's signal handler kills. */
+static volatile sig_atomic_t child_group;
 
 /* Forks this process with a pipe each way (close-on-exec, so that no program started later
  * inherits them): returns the new process's pid here and 0 in the new process, each keeping
  * its own two ends, `in` to read and `out` to write; or -1 with a reason, what could not
- * start being `what` (always -1 without POSIX). Here, a dead process no longer kills us on
- * the next write (SIGPIPE is ignored). */
+ * start being `what`. Here, a dead process no longer kills us on the next write (SIGPIPE is
+ * ignored). */
 static long fork_with_pipes(int *in, int *out, const char *what, char *err, size_t err_size)
 {
-#if HAVE_POSIX
     int down[2] = { -1, -1 }, up[2] = { -1, -1 }, i; /* down: to the new process; up: back */
     pid_t pid = -1;
     if (pipe(down) != 0 || pipe(up) != 0 || (pid = fork()) < 0) {
@@ -3580,16 +4920,10 @@ static long fork_with_pipes(int *in, int *out, const char *what, char *err, size
     if (pid != 0)
         signal(SIGPIPE, SIG_IGN);
     return (long)pid;
-#else
-    (void)in;
-    (void)out;
-    snprintf(err, err_size, "this build cannot start %s (no POSIX fork, exec, pipe)", what);
-    return -1;
-#endif
 }
 
 /* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
- * and its stderr on /dev/null; returns 1, or 0 with a reason (always 0 without POSIX). */
+ * and its stderr on /dev/null; returns 1, or 0 with a reason. */
 static int child_start(Child *c, const char *command, char *err, size_t err_size)
 {
     int in, out;
@@ -3598,7 +4932,6 @@ static int child_start(Child *c, const char *command, char *err, size_t err_size
     c->used = 0;
     if (pid < 0)
         return 0;
-#if HAVE_POSIX
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
         setpgid(0, 0);
@@ -3612,33 +4945,16 @@ static int child_start(Child *c, const char *command, char *err, size_t err_size
     }
     setpgid((pid_t)pid, (pid_t)pid);
     child_group = (sig_atomic_t)pid;
-#else
-    (void)command;
-#endif
     c->pid = pid;
     c->to_child = out;
     c->from_child = in;
     return 1;
 }
 
-/* Writes line and its newline to the child in one write, as a GUI does; returns 0 if the
- * child cannot take them or the line is too long. */
-static int child_send(Child *c, const char *line)
-{
-    char buf[8192];
-    size_t len = strlen(line);
-    if (!c->pid || len + 1 > sizeof buf)
-        return 0;
-    memcpy(buf, line, len);
-    buf[len++] = '\n';
-    return pipe_transfer(c->to_child, buf, len, 1);
-}
-
 /* Reads one line from the child into line (without its newline, cut to size), waiting until
  * clock_now() reaches deadline; returns 1, 0 on timeout, -1 when its output is closed. */
 static int child_read_line(Child *c, char *line, size_t size, double deadline)
 {
-#if HAVE_POSIX
     for (;;) {
         char *end = memchr(c->buf, '\n', c->used);
         struct pollfd p;
@@ -3665,20 +4981,12 @@ static int child_read_line(Child *c, char *line, size_t size, double deadline)
             return -1;
         c->used += n > 0 ? (size_t)n : 0;
     }
-#else
-    (void)c;
-    (void)line;
-    (void)size;
-    (void)deadline;
-    return -1;
-#endif
 }
 
 /* Ends the child: closes its input, gives it 0.2 s to exit, then kills its process group,
  * reaps it and describes how it ended in how ("exited with status 0", "killed by signal 9"). */
 static void child_stop(Child *c, char *how, size_t how_size)
 {
-#if HAVE_POSIX
     int status = 0, i;
     pid_t done = 0;
     snprintf(how, how_size, "not running");
@@ -3698,18 +5006,14 @@ static void child_stop(Child *c, char *how, size_t how_size)
         snprintf(how, how_size, "killed by signal %d", WTERMSIG(status));
     else
         snprintf(how, how_size, "exited with status %d", WEXITSTATUS(status));
-#else
-    (void)c;
-    snprintf(how, how_size, "not running");
-#endif
 }
 
 /* Forks workers[index] with its two pipes (fork_with_pipes); returns 1 in the parent, 0 in the
  * worker (which closes the parent's ends to the earlier workers, so that each sees the end of
  * its own input), -1 with a reason if it cannot. */
-static int worker_start(Worker *workers, int index, char *err, size_t err_size)
+static int match_worker_start(MatchWorker *workers, int index, char *err, size_t err_size)
 {
-    Worker *w = &workers[index];
+    MatchWorker *w = &workers[index];
     long pid = fork_with_pipes(&w->in, &w->out, "a worker process", err, err_size);
     int i;
     if (pid < 0)
@@ -3717,25 +5021,31 @@ static int worker_start(Worker *workers, int index, char *err, size_t err_size)
     w->pid = pid;
     if (pid > 0)
         return 1;
-#if HAVE_POSIX
     for (i = 0; i < index; i++) {
         close(workers[i].in);
         close(workers[i].out);
     }
-    signal(SIGTERM, worker_on_signal);
-    signal(SIGINT, worker_on_signal);
-#else
-    (void)i;
-#endif
+    signal(SIGTERM, match_worker_on_signal);
+    signal(SIGINT, match_worker_on_signal);
     return 0;
+}
+
+/* A worker's SIGTERM and SIGINT: kills and reaps its opponent's process group, then ends. */
+static void match_worker_on_signal(int signal_number)
+{
+    (void)signal_number;
+    if (child_group) {
+        kill(-(pid_t)child_group, SIGKILL);
+        waitpid((pid_t)child_group, NULL, 0);
+    }
+    _exit(1);
 }
 
 /* Writes size bytes of data to fd (writing), or reads exactly size bytes from it into data,
  * waiting for them and going on after a signal; returns 1, or 0 if the other side is gone (or
- * closed its end) first. Always 0 without POSIX. */
+ * closed its end) first. */
 static int pipe_transfer(int fd, void *data, size_t size, int writing)
 {
-#if HAVE_POSIX
     char *p = data;
     while (size > 0) {
         ssize_t n = writing ? write(fd, p, size) : read(fd, p, size);
@@ -3747,35 +5057,14 @@ static int pipe_transfer(int fd, void *data, size_t size, int writing)
         size -= (size_t)n;
     }
     return 1;
-#else
-    (void)fd;
-    (void)data;
-    (void)size;
-    (void)writing;
-    return 0;
-#endif
-}
-
-/* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
-static int worker_write(const Worker *w, void *data, size_t size)
-{
-    return pipe_transfer(w->out, data, size, 1);
-}
-
-/* Reads exactly size bytes from the other side, waiting for them; returns 1, or 0 if it is
- * gone (or closed its end) first. */
-static int worker_read(const Worker *w, void *data, size_t size)
-{
-    return pipe_transfer(w->in, data, size, 0);
 }
 
 /* Waits until one of the count workers has written something (or ended); returns its index,
  * or -1 if waiting fails. */
-static int worker_wait(const Worker *workers, int count)
+static int match_worker_wait(const MatchWorker *workers, int count)
 {
-#if HAVE_POSIX
-    struct pollfd p[WORKERS_MAX];
-    int i, n = count < WORKERS_MAX ? count : WORKERS_MAX;
+    struct pollfd p[MATCH_WORKERS_MAX];
+    int i, n = count < MATCH_WORKERS_MAX ? count : MATCH_WORKERS_MAX;
     for (i = 0; i < n; i++) {
         p[i].fd = workers[i].in;
         p[i].events = POLLIN;
@@ -3788,18 +5077,12 @@ static int worker_wait(const Worker *workers, int count)
         if (p[i].revents)
             return i;
     return -1;
-#else
-    (void)workers;
-    (void)count;
-    return -1;
-#endif
 }
 
 /* Ends a worker and reaps it: closing its input ends an idle one; a busy one (now) first
  * gets SIGTERM, on which it kills its opponent. */
-static void worker_stop(Worker *w, int now)
+static void match_worker_stop(MatchWorker *w, int now)
 {
-#if HAVE_POSIX
     int status;
     if (!w->pid)
         return;
@@ -3810,21 +5093,83 @@ static void worker_stop(Worker *w, int now)
     while (waitpid((pid_t)w->pid, &status, 0) < 0 && errno == EINTR)
         ;
     w->pid = 0;
-#else
-    (void)w;
-    (void)now;
-#endif
 }
 
 /* Ends this process at once, as a worker does: its parent owns the files and buffers. */
-static void worker_exit(int status)
+static void match_worker_exit(int status)
 {
-#if HAVE_POSIX
     _exit(status);
-#else
-    exit(status);
-#endif
 }
+
+#else /* no POSIX: no process starts, so there is no child, worker or pipe to speak to */
+
+/* Returns 0 with the reason: no process can start. */
+static int child_start(Child *c, const char *command, char *err, size_t err_size)
+{
+    (void)command;
+    c->pid = 0;
+    c->used = 0;
+    snprintf(err, err_size, "this build cannot start a process (no POSIX fork, exec, pipe)");
+    return 0;
+}
+
+/* Returns -1: there is no child to read from. */
+static int child_read_line(Child *c, char *line, size_t size, double deadline)
+{
+    (void)c;
+    (void)line;
+    (void)size;
+    (void)deadline;
+    return -1;
+}
+
+/* Says that no child runs. */
+static void child_stop(Child *c, char *how, size_t how_size)
+{
+    (void)c;
+    snprintf(how, how_size, "not running");
+}
+
+/* Returns -1 with the reason: no worker can start. */
+static int match_worker_start(MatchWorker *workers, int index, char *err, size_t err_size)
+{
+    workers[index].pid = 0;
+    snprintf(err, err_size, "this build cannot start a worker process (no POSIX fork, exec, pipe)");
+    return -1;
+}
+
+/* Returns 0: there is no pipe. */
+static int pipe_transfer(int fd, void *data, size_t size, int writing)
+{
+    (void)fd;
+    (void)data;
+    (void)size;
+    (void)writing;
+    return 0;
+}
+
+/* Returns -1: there is no worker to wait for. */
+static int match_worker_wait(const MatchWorker *workers, int count)
+{
+    (void)workers;
+    (void)count;
+    return -1;
+}
+
+/* Nothing to stop. */
+static void match_worker_stop(MatchWorker *w, int now)
+{
+    (void)w;
+    (void)now;
+}
+
+/* Ends this process (never called: no worker starts). */
+static void match_worker_exit(int status)
+{
+    exit(status);
+}
+
+#endif
 
 /* ================================================================= datagen */
 
@@ -3880,7 +5225,7 @@ static int run_datagen(Search *s, int argc, char **argv)
     int count = 0, g, status = datagen_parse_options(argc, argv, &opt);
     rescorer.pid = 0;
     if (status == 0 && opt.openings)
-        status = openings_load(opt.openings, &openings, &count);
+        status = openings_load(opt.openings, 0, &openings, &count);
     if (status == 0 && opt.rescore && !datagen_rescorer_start(&rescorer, opt.rescore))
         status = EXIT_FAILURE;
     if (status == 0 && opt.out) {
@@ -3923,7 +5268,7 @@ static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
     int status;
     memset(opt, 0, sizeof *opt);
     opt->sample = 1;
-    status = parse_options(argc, argv, "datagen", datagen_option, opt);
+    status = parse_options(argc, argv, "datagen", NULL, datagen_option, opt);
     if (status == 0 && (!opt->games || !opt->nodes || !opt->seeded || (opt->rescore != NULL) != (opt->rescore_nodes > 0))) {
         fprintf(stderr, "error: usage: engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE] "
                         "[--sample K] [--rescore COMMAND --rescore-nodes N]\n");
@@ -3939,13 +5284,13 @@ static int datagen_option(void *options, const char *key, const char *value)
     DatagenOptions *opt = options;
     long long n = 0;
     if (strcmp(key, "--games") == 0) {
-        if (!parse_count(value, DATAGEN_GAMES_MAX, &n))
+        if (!parse_integer(value, 1, DATAGEN_GAMES_MAX, &n))
             return 0;
         opt->games = (int)n;
     } else if (strcmp(key, "--nodes") == 0) {
-        return parse_count(value, (long long)1e9, &opt->nodes);
+        return parse_integer(value, 1, (long long)1e9, &opt->nodes);
     } else if (strcmp(key, "--seed") == 0) {
-        if (strcmp(value, "0") != 0 && !parse_count(value, (long long)1e18, &n))
+        if (!parse_integer(value, 0, (long long)1e18, &n))
             return 0;
         opt->seed = (uint64_t)n;
         opt->seeded = 1;
@@ -3954,13 +5299,13 @@ static int datagen_option(void *options, const char *key, const char *value)
     } else if (strcmp(key, "--openings") == 0) {
         opt->openings = value;
     } else if (strcmp(key, "--sample") == 0) {
-        if (!parse_count(value, DATAGEN_SAMPLE_MAX, &n))
+        if (!parse_integer(value, 1, DATAGEN_SAMPLE_MAX, &n))
             return 0;
         opt->sample = (int)n;
     } else if (strcmp(key, "--rescore") == 0) {
         opt->rescore = value;
     } else if (strcmp(key, "--rescore-nodes") == 0) {
-        return parse_count(value, (long long)1e9, &opt->rescore_nodes);
+        return parse_integer(value, 1, (long long)1e9, &opt->rescore_nodes);
     } else {
         return 0;
     }
@@ -3995,11 +5340,11 @@ static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openi
     random_plies = DATAGEN_RANDOM_PLIES + (int)(random_next(&state) % DATAGEN_RANDOM_PLIES_SPAN);
     game_begin(&game, &board, keys);
     for (i = 0; i < random_plies; i++) {
-        if (game_over(&board, keys, &game))
+        if (game_referee(&game, &board, keys))
             return 0;
         game_play(&game, &board, keys, random_move(&board, &state));
     }
-    while (!game_over(&board, keys, &game)) {
+    while (!game_referee(&game, &board, keys)) {
         Limits limits;
         int score, depth, white;
         Move m;
@@ -4116,13 +5461,27 @@ const char *web_bench(int depth);
 
 #ifdef ENGINE_WASM_PAGE
 enum { WEB_TT_MB = 64 };         /* the page's table: the largest a one-shot call uses (tt_megabytes_for) */
+/* The most lines web_think searches and answers with: the page shows three; five keep the
+ * answer (each line's PV at most PV_TEXT) well within WEB_BUFFER. */
+enum { WEB_LINES_MAX = 5 };
+
+/* A line of the search's last finished iteration, as its report gave it: the move it starts
+ * with, its score and its principal variation in SAN. The search's own lines (Search.lines)
+ * may change after the iteration, when it is stopped during the next one. */
+typedef struct {
+    Move move;
+    int score;
+    char pv[PV_TEXT];
+} WebLine;
+static WebLine web_lines[WEB_LINES_MAX];
+static int web_line_count;       /* lines of the iteration in web_lines; 0: none yet */
 
 static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_count);
-static const char *web_answer(Search *s, const Board *root, int legal_count, double seconds);
+static const char *web_answer(Search *s, const Board *root, int lines, double seconds);
 static void web_report(const Search *s, int depth, int score, int bound);
 
 void web_progress(const char *line);  /* imported from env: one line of the search's report (report_text) */
-const char *web_think(const char *fen, const char *moves, double seconds);
+const char *web_think(const char *fen, const char *moves, double seconds, int level, int lines);
 #endif
 
 /* Appends printf-style output to web_out, cut short when it is full. */
@@ -4247,32 +5606,21 @@ int choose_move(char *fen, char *moves, int timeout)
 }
 
 #ifdef ENGINE_WASM_PAGE
-/* Plays moves (coordinates or SAN, separated by spaces) from b, keeping in keys the positions
+/* Plays moves (coordinates or SAN, separated by whitespace) from b, keeping in keys the positions
  * since the last irreversible move, the one reached last included (at most KEY_HISTORY_MAX);
  * returns 0, or the number of the first move that is not legal (1 for the first). */
 static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_count)
 {
+    const char *token;
+    size_t len;
     int number = 0;
     *key_count = 0;
     keys[(*key_count)++] = b->key;
-    while (*moves) {
-        char token[32];
-        size_t len = 0;
+    while ((token = next_token(&moves, &len)) != NULL) {
         Move m;
         Undo u;
-        while (*moves == ' ')
-            moves++;
-        if (!*moves)
-            break;
-        while (moves[len] && moves[len] != ' ')
-            len++;
         number++;
-        if (len >= sizeof token)
-            return number;
-        memcpy(token, moves, len);
-        token[len] = '\0';
-        moves += len;
-        if (move_from_text(b, token, &m) != PARSE_OK)
+        if (move_from_token(b, token, len, &m) != PARSE_OK)
             return number;
         board_make(b, m, &u);
         if (b->halfmove == 0)
@@ -4288,33 +5636,50 @@ static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_coun
 
 /* Returns the search's choice as JSON: the move in coordinates and SAN, the score in
  * centipawns and the mate distance in moves (0: none), both for the side to move, the depth
- * completed (0 when the only legal move was played at once), nodes, milliseconds and the
- * principal variation in SAN. */
-static const char *web_answer(Search *s, const Board *root, int legal_count, double seconds)
+ * completed (0 when the only legal move was played at once), nodes, milliseconds, the
+ * principal variation in SAN that starts with the move, and the best `lines` lines of the last
+ * finished iteration (web_lines), best first, each with its score, mate and principal
+ * variation, with the number of the one played (1: the best; a level may play another; 0: none
+ * of them). */
+static const char *web_answer(Search *s, const Board *root, int lines, double seconds)
 {
     Board b = *root;
     char san[SAN_MAX], coords[8], pv[PV_TEXT];
-    int score = s->best_score;
+    int score = s->best_score, played = 0, found = 0, i;
     move_to_san(&b, s->best_move, san);
     move_to_uci(s->best_move, coords);
-    if (legal_count > 1)
-        search_pv(s, PV_SAN, pv, sizeof pv);
-    else
-        snprintf(pv, sizeof pv, "%s", san);
+    for (i = 0; i < web_line_count && !played; i++)
+        if (web_lines[i].move == s->best_move)
+            played = i + 1;
+    /* the search's own line for the move (newer when a move proved better late), else the
+     * iteration's, else the move alone */
+    for (i = 0; i < s->line_count && !found; i++)
+        if (s->lines[i].pv_len > 0 && s->lines[i].pv[0] == s->best_move) {
+            search_pv(s, i, PV_SAN, pv, sizeof pv);
+            found = 1;
+        }
+    if (!found)
+        snprintf(pv, sizeof pv, "%s", played ? web_lines[played - 1].pv : san);
     web_used = 0;
     web_append("{\"move\":\"%s\",\"san\":\"%s\",\"score\":%d,\"mate\":%d,\"depth\":%d,\"nodes\":%llu,"
-              "\"ms\":%.0f,\"pv\":\"%s\"}", coords, san, score, score_mate_moves(score), s->completed_depth,
-              (unsigned long long)s->nodes, seconds * 1000, pv);
+              "\"ms\":%.0f,\"pv\":\"%s\",\"line\":%d,\"lines\":[", coords, san, score, score_mate_moves(score),
+              s->completed_depth, (unsigned long long)s->nodes, seconds * 1000, pv, played);
+    for (i = 0; i < web_line_count && i < lines; i++)
+        web_append("%s{\"score\":%d,\"mate\":%d,\"pv\":\"%s\"}", i ? "," : "", web_lines[i].score,
+                  score_mate_moves(web_lines[i].score), web_lines[i].pv);
+    web_append("]}");
     return web_out;
 }
 
 /* The page's engine: searches the position reached from fen by moves (as web_replay takes
  * them; the earlier positions count for repetitions) for about seconds on the page's clock, as
- * a one-shot call would (search_one_shot), handing each iteration's line to web_progress. Its
- * table is allocated by the first call (the worker makes a short one when it starts, so that
- * zeroing it takes none of a move's time) and kept from move to move, as a UCI engine keeps
- * its hash table. Returns web_answer's JSON, or {"error": ...}. */
-const char *web_think(const char *fen, const char *moves, double seconds)
+ * a one-shot call would (search_one_shot), at level (0 to LEVEL_MAX, full strength; see
+ * level_limits) with the best `lines` root moves searched to full depth (1 to WEB_LINES_MAX,
+ * MultiPV), handing each iteration's line to web_progress. Its table is allocated by the first
+ * call (the worker makes a short one when it starts, so that zeroing it takes none of a move's
+ * time) and kept from move to move, as a UCI engine keeps its hash table. Returns web_answer's
+ * JSON, or {"error": ...}. */
+const char *web_think(const char *fen, const char *moves, double seconds, int level, int lines)
 {
     static Search s;
     static uint64_t keys[KEY_HISTORY_MAX];
@@ -4338,13 +5703,23 @@ const char *web_think(const char *fen, const char *moves, double seconds)
     }
     if (!(seconds > 0 && seconds <= 3600))
         return web_error("the seconds must be above 0 and at most 3600");
+    if (level < 0 || level > LEVEL_MAX) {
+        snprintf(err, sizeof err, "the level must be 0 to %d", LEVEL_MAX);
+        return web_error(err);
+    }
+    if (lines < 1 || lines > WEB_LINES_MAX) {
+        snprintf(err, sizeof err, "the lines must be 1 to %d", WEB_LINES_MAX);
+        return web_error(err);
+    }
+    web_line_count = 0;
     if (list.count == 1) {
-        /* played at once, as decide_search does: no score, depth 0 */
+        /* played at once, as search_one_shot does: no score, depth 0, no line */
         s.best_move = list.moves[0];
         s.best_score = 0;
         s.completed_depth = 0;
         s.nodes = 0;
-        return web_answer(&s, &b, list.count, clock_now() - start);
+        s.line_count = 0;
+        return web_answer(&s, &b, lines, clock_now() - start);
     }
     if (s.tt.megabytes != WEB_TT_MB)
         search_table(&s, WEB_TT_MB);
@@ -4353,17 +5728,28 @@ const char *web_think(const char *fen, const char *moves, double seconds)
     limits.start = start;
     limits.hard_deadline = start + budget;
     limits.soft_deadline = start + budget;
+    limits.multipv = lines;
+    limits.level = level;
+    limits.level_set = 1;
     limits.report = web_report;
     search_run(&s, &b, keys, key_count, list.moves, list.count, &limits);
-    return web_answer(&s, &b, list.count, clock_now() - start);
+    return web_answer(&s, &b, lines, clock_now() - start);
 }
 
-/* The search's report in the page's build: each line to the page (env.web_progress). */
+/* The search's report in the page's build: each line to the page (env.web_progress), and each
+ * line of a finished iteration kept in web_lines for the answer. */
 static void web_report(const Search *s, int depth, int score, int bound)
 {
     char line[REPORT_LINE];
+    int k = s->report_line;
     report_text(s, depth, score, bound, line, sizeof line);
     web_progress(line);
+    if (bound == BOUND_EXACT && k < WEB_LINES_MAX) {
+        web_lines[k].move = s->lines[k].pv_len > 0 ? s->lines[k].pv[0] : MOVE_NONE;
+        web_lines[k].score = score;
+        search_pv(s, k, PV_SAN, web_lines[k].pv, sizeof web_lines[k].pv);
+        web_line_count = k + 1;
+    }
 }
 #endif
 

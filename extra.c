@@ -131,7 +131,6 @@ typedef struct {
 } EvalInfo;
 
 /* prototypes */
-static void eval_init(void);
 static int pst_weight(int color, int type, int sq);
 static inline int mg_of(int s);
 static inline int eg_of(int s);
@@ -158,6 +157,7 @@ HOT_CLONES static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *f
 static int eval_outside_search(const Board *b, EvalTrace *trace, EvalFeatures *features);
 static int endgame_scale(const EvalInfo *ei, int strong);
 static int has_bare_king(const Board *b);
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t size);
 HOT_CLONES static int32_t output_half(const int16_t *restrict values, const int16_t *restrict weights);
 static void accumulator_add(int16_t *values, int input);
 HOT_CLONES static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, const int *added, int add_count,
@@ -225,7 +225,7 @@ static int pst_weight(int color, int type, int sq)
 }
 
 /* Fills the file and span masks once. */
-static void eval_init(void)
+void eval_init(void)
 {
     int sq, f, c;
     if (ready)
@@ -742,9 +742,11 @@ void nnue_delta(const Board *b, Move m, NetworkDelta *d)
     if (kind == KIND_EN_PASSANT)
         delta_remove(d, make_piece(!us, PAWN), us == WHITE ? to - 8 : to + 8);
     else if (kind == KIND_CASTLE) {
-        /* the rook: h-file to f-file, or a-file to d-file (movement.c's board_make) */
-        delta_remove(d, make_piece(us, ROOK), to > from ? to + 1 : to - 2);
-        delta_add(d, make_piece(us, ROOK), to > from ? to - 1 : to + 1);
+        /* the rook too (in Chess960 the king or the rook may stay put: its two changes cancel) */
+        int rook_from, rook_to;
+        castle_rook_squares(b, m, &rook_from, &rook_to);
+        delta_remove(d, make_piece(us, ROOK), rook_from);
+        delta_add(d, make_piece(us, ROOK), rook_to);
     } else if (b->squares[to] != EMPTY)
         delta_remove(d, b->squares[to], to);
 }
@@ -815,6 +817,36 @@ int eval_network(const Board *b, const Accumulator *acc)
     if (has_bare_king(b))
         return eval_run(b, NULL, NULL); /* the mating knowledge */
     return fade(nnue_evaluate(acc, b), b);
+}
+
+int eval_by_knowledge(const Board *b)
+{
+    return has_bare_king(b) || board_insufficient_material(b);
+}
+
+/* Mixes size bytes of data into the hash h, eight at a time (FNV-1a's shape, Fowler, Noll and
+ * Vo, on 64-bit words with a final xor-shift per word). */
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    size_t i;
+    for (i = 0; i < size; i += 8) {
+        uint64_t word = 0;
+        memcpy(&word, p + i, size - i < 8 ? size - i : 8);
+        h = (h ^ word) * UINT64_C(0x100000001B3);
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+uint64_t eval_signature(void)
+{
+    uint64_t h = UINT64_C(0xCBF29CE484222325);
+    h = hash_bytes(h, NNUE_HIDDEN_WEIGHTS, sizeof NNUE_HIDDEN_WEIGHTS);
+    h = hash_bytes(h, NNUE_HIDDEN_BIASES, sizeof NNUE_HIDDEN_BIASES);
+    h = hash_bytes(h, NNUE_OUTPUT_WEIGHTS, sizeof NNUE_OUTPUT_WEIGHTS);
+    h = hash_bytes(h, NNUE_OUTPUT_BIASES, sizeof NNUE_OUTPUT_BIASES);
+    return hash_bytes(h, HCE_WEIGHTS, sizeof HCE_WEIGHTS);
 }
 
 /* ------------------------------------------------------------ for the tuner */

@@ -1,6 +1,7 @@
-/* extra.h: static evaluation. A tapered middlegame/endgame score from the side to
- * move's point of view, in centipawns, with a per-term breakdown for `eval`, and the
- * weights and features that tools/tune.c fits to labelled positions. */
+/* extra.h: the static evaluation, in centipawns for the side to move. The network (NNUE),
+ * kept up to date move by move in an accumulator, is what the search uses; the hand-written
+ * evaluation (tapered middlegame/endgame terms, broken down for `eval`, with the weights and
+ * features that tools/tune.c fits) is asked only to mate a bare king. */
 #ifndef EXTRA_H
 #define EXTRA_H
 
@@ -85,6 +86,9 @@ int nnue_evaluate(const Accumulator *acc, const Board *b);
  * the knowledge the network lacks (dead draws, the fifty-move fade, and eval_position's
  * mating of a bare king); acc is b's accumulator. */
 int eval_network(const Board *b, const Accumulator *acc);
+/* Returns 1 when eval_network scores b by knowledge rather than by the network (a dead draw,
+ * a bare king to mate): a score the search should take as it is, not correct. */
+int eval_by_knowledge(const Board *b);
 
 /* Returns the evaluation for the side to move; fills trace when it is not NULL. */
 int eval_position(const Board *b, EvalTrace *trace);
@@ -125,6 +129,14 @@ typedef struct {
     int halfmove;       /* the fifty-move clock, which fades the score */
     int linear;         /* 0 when special knowledge decides the score (mating, dead draws) */
 } EvalFeatures;
+
+/* Fills the evaluation's own tables; the first evaluation does it, and a program whose
+ * threads evaluate calls it before it starts them. */
+void eval_init(void);
+
+/* Returns a hash of every weight of the evaluation (network and hand-written): two builds
+ * with the same signature evaluate alike, so a table one wrote can serve the other. */
+uint64_t eval_signature(void);
 
 /* Returns the groups of weights and their number. */
 const EvalGroup *eval_groups(int *count);

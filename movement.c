@@ -12,6 +12,7 @@
 
 /* prototypes */
 static inline void check_board(const Board *b);
+static int castling_is_ok(const Board *b);
 static void tables_init(void);
 static uint64_t random_u64(uint64_t *state);
 static void put_piece(Board *b, int piece, int sq);
@@ -24,11 +25,17 @@ static inline uint64_t ray_down(int sq, int d, uint64_t occ);
 static inline uint64_t ray_attacks(int sq, int d, uint64_t occ);
 static int attacked_through(const Board *b, int sq, int by, uint64_t occ);
 static int parse_placement(Board *b, const char *s, char *err, size_t err_size);
-static int parse_castling(Board *b, const char *s, char *err, size_t err_size);
+static int castle_king_to(int right);
+static inline uint64_t rank_span(int a, int b);
+static int castling_is_standard(const Board *b, int right);
+static void castle_setup(Board *b, int chess960);
+static int castle_right_of(const Board *b, int c, int xfen, int *right, int *rook);
+static int parse_castling(Board *b, const char *s, int chess960, char *err, size_t err_size);
 static int parse_ep(Board *b, const char *s, char *err, size_t err_size);
 static int parse_counter(const char *s, int min, int *out);
 static int check_material(const Board *b, char *err, size_t err_size);
-static void drop_unsupported_castling(Board *b);
+static void drop_unsupported_castling(Board *b, int xfen);
+static char castle_letter(const Board *b, int right);
 static int ep_capture_possible(const Board *b, int ep, int side);
 static void add_move(MoveList *l, int from, int to, int promo, int kind);
 static void add_pawn_move(MoveList *l, int from, int to);
@@ -39,6 +46,8 @@ static inline void add_ray_moves(MoveList *l, int from, uint64_t to, int d);
 static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
 static void gen_king(const Board *b, MoveList *l, GenKind kind);
 static void gen_castling(Board *b, MoveList *l);
+static void add_castling(const Board *b, MoveList *l, int right, uint64_t occ);
+static void castle_move(Board *b, Move m, int undo);
 static uint64_t snipers_of(const Board *b, int color, int sq);
 static int find_checks_and_pins(const Board *b, uint64_t *block, uint64_t *pinned, uint64_t *pin_ray);
 HOT_CLONES static int count_pawn_moves(Board *b, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
@@ -70,7 +79,6 @@ uint64_t pawn_attackers[2][64];
 uint64_t ray_set[64][DIR_NB];
 static uint64_t rook_lines[64];         /* rook attacks from sq on an empty board */
 static uint64_t bishop_lines[64];       /* the same for a bishop */
-static uint8_t castle_keep[64];         /* castling bits that survive a move touching sq */
 
 static uint64_t zobrist_piece[PIECE_NB][64];
 static uint64_t zobrist_castle[16];
@@ -148,14 +156,7 @@ static void tables_init(void)
         if (r > 0 && f < 7) pawn_attackers[WHITE][sq] |= bit(sq - 7);
         if (r < 7 && f > 0) pawn_attackers[BLACK][sq] |= bit(sq + 7);
         if (r < 7 && f < 7) pawn_attackers[BLACK][sq] |= bit(sq + 9);
-        castle_keep[sq] = 15;
     }
-    castle_keep[0] = 15 & ~CASTLE_WQ;
-    castle_keep[7] = 15 & ~CASTLE_WK;
-    castle_keep[4] = 15 & ~(CASTLE_WK | CASTLE_WQ);
-    castle_keep[56] = 15 & ~CASTLE_BQ;
-    castle_keep[63] = 15 & ~CASTLE_BK;
-    castle_keep[60] = 15 & ~(CASTLE_BK | CASTLE_BQ);
 
     for (p = 0; p < PIECE_NB; p++)
         for (sq = 0; sq < 64; sq++)
@@ -252,20 +253,47 @@ int board_is_ok(const Board *b)
     if (bit_count(b->pieces[make_piece(WHITE, KING)]) != 1
         || bit_count(b->pieces[make_piece(BLACK, KING)]) != 1)
         return 0;
-    return b->key == board_compute_key(b);
+    return castling_is_ok(b) && b->key == board_compute_key(b);
+}
+
+/* Returns 1 if each castling right has its king and rook on their first rank, the rook on the
+ * right's side, and castle_setup's masks agree (a right not standard only on a Chess960 board). */
+static int castling_is_ok(const Board *b)
+{
+    Board fresh = *b;
+    int right, sq;
+    if ((b->castling & ~15) || (b->chess960 != 0 && b->chess960 != 1))
+        return 0;
+    castle_setup(&fresh, b->chess960);
+    if (fresh.chess960 != b->chess960)
+        return 0;
+    for (right = 0; right < CASTLE_RIGHTS; right++) {
+        int color = right >> 1, king = b->king_sq[color], rook = b->castle_rook[right];
+        if (!(b->castling & (1 << right)))
+            continue;
+        if (rook < 0 || rook > 63 || b->squares[rook] != make_piece(color, ROOK)
+            || square_rank(king) != (color == WHITE ? 0 : 7) || square_rank(rook) != square_rank(king)
+            || (right & 1) != (square_file(rook) < square_file(king))
+            || fresh.castle_empty[right] != b->castle_empty[right] || fresh.castle_safe[right] != b->castle_safe[right])
+            return 0;
+    }
+    for (sq = 0; sq < 64; sq++)
+        if ((fresh.castle_keep[sq] ^ b->castle_keep[sq]) & b->castling)
+            return 0;
+    return 1;
 }
 
 void board_start(Board *b)
 {
     char err[80];
-    int ok = board_from_fen(b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", err, sizeof err);
+    int ok = board_from_fen(b, START_FEN, err, sizeof err);
     assert(ok);
     (void)ok;
 }
 
 void board_mirror(const Board *b, Board *out)
 {
-    int sq;
+    int sq, right;
     tables_init();
     memset(out, 0, sizeof *out);
     for (sq = 0; sq < 64; sq++) {
@@ -280,7 +308,88 @@ void board_mirror(const Board *b, Board *out)
     out->fullmove = b->fullmove;
     out->king_sq[WHITE] = square_flip(b->king_sq[BLACK]);
     out->king_sq[BLACK] = square_flip(b->king_sq[WHITE]);
+    /* right ^ 2: the same side's right of the other colour */
+    for (right = 0; right < CASTLE_RIGHTS; right++)
+        out->castle_rook[right] = (int8_t)(b->castle_rook[right ^ 2] == NO_SQUARE ? NO_SQUARE : square_flip(b->castle_rook[right ^ 2]));
+    castle_setup(out, b->chess960);
     out->key = board_compute_key(out);
+}
+
+/* --------------------------------------------------------------- castling
+ * Right i (bit i of castling: 2 * colour, plus 1 on the queen side) castles the king, on its
+ * first rank, with the rook on castle_rook[i]. The king goes to the g- or c-file and the rook
+ * beside it on the inner side (f or d), as in chess; in Chess960 they start anywhere on that
+ * rank, and either may already stand on its destination (FIDE Laws, Chess960 rules). */
+
+/* Returns the square the king goes to when castling by right. */
+static int castle_king_to(int right)
+{
+    return make_square(right & 1 ? 2 : 6, right >> 1 == WHITE ? 0 : 7);
+}
+
+/* Returns the squares of one rank from a to b, both included. */
+static inline uint64_t rank_span(int a, int b)
+{
+    int low = a < b ? a : b, high = a < b ? b : a;
+    return (bit(high) - bit(low)) | bit(high);
+}
+
+/* Returns 1 if right's king stands on the e-file and its rook in the corner, as in chess. */
+static int castling_is_standard(const Board *b, int right)
+{
+    return square_file(b->king_sq[right >> 1]) == 4 && square_file(b->castle_rook[right]) == (right & 1 ? 0 : 7);
+}
+
+/* Fills castling's masks from the rights, their rooks and the kings: the rights a move from or
+ * to each square keeps, the squares that must be empty (the king's and the rook's paths, but
+ * for themselves) and those the king passes, which must not be attacked. The board is Chess960
+ * if chess960 says so or a right is not standard. */
+static void castle_setup(Board *b, int chess960)
+{
+    int right, sq;
+    for (sq = 0; sq < 64; sq++)
+        b->castle_keep[sq] = 15;
+    b->chess960 = chess960;
+    for (right = 0; right < CASTLE_RIGHTS; right++) {
+        int king = b->king_sq[right >> 1], rook = b->castle_rook[right], king_dest = castle_king_to(right);
+        int rook_dest = right & 1 ? king_dest + 1 : king_dest - 1;
+        b->castle_empty[right] = b->castle_safe[right] = 0;
+        if (!(b->castling & (1 << right)))
+            continue;
+        b->castle_keep[king] &= (uint8_t)~(1 << right);
+        b->castle_keep[rook] &= (uint8_t)~(1 << right);
+        b->castle_empty[right] = (rank_span(king, king_dest) | rank_span(rook, rook_dest)) & ~bit(king) & ~bit(rook);
+        /* the king's own square too when a piece beyond the rook could see it once the rook
+         * has gone: the rook must not be shielding its king */
+        b->castle_safe[right] = rank_span(king, king_dest) & ~bit(king);
+        if (square_file(rook) != 0 && square_file(rook) != 7)
+            b->castle_safe[right] |= bit(king);
+        b->chess960 |= !castling_is_standard(b, right);
+    }
+}
+
+void castle_rook_squares(const Board *b, Move m, int *from, int *to)
+{
+    int king_dest = move_to(m), queenside = square_file(king_dest) == 2;
+    assert(move_kind(m) == KIND_CASTLE);
+    *from = b->castle_rook[2 * (square_rank(king_dest) != 0) + queenside];
+    *to = queenside ? king_dest + 1 : king_dest - 1;
+    assert(*from != NO_SQUARE);
+}
+
+/* Moves the king and rook of castling m, either perhaps standing still (the rook off first,
+ * as the king may go to its square); with undo set, takes them back. */
+static void castle_move(Board *b, Move m, int undo)
+{
+    int king[2], rook[2], piece; /* [0] before the castling, [1] after */
+    king[0] = move_from(m);
+    king[1] = move_to(m);
+    castle_rook_squares(b, m, &rook[0], &rook[1]);
+    piece = b->squares[rook[undo]];
+    remove_piece(b, rook[undo]);
+    if (king[0] != king[1])
+        move_piece(b, king[undo], king[!undo]);
+    put_piece(b, piece, rook[!undo]);
 }
 
 /* ------------------------------------------------------------------- FEN */
@@ -332,25 +441,55 @@ static int parse_placement(Board *b, const char *s, char *err, size_t err_size)
     return 1;
 }
 
-static int parse_castling(Board *b, const char *s, char *err, size_t err_size)
+/* Finds the right that the castling field's character c names and its rook's square: K, Q,
+ * k and q the rook in the corner, or with xfen the outermost rook on that side of the king
+ * (X-FEN); a file letter (Shredder-FEN, X-FEN) the rook on that file of the first rank, on
+ * the king's side that the file is on. Returns 0 if c names no right. */
+static int castle_right_of(const Board *b, int c, int xfen, int *right, int *rook)
 {
-    static const char LETTERS[] = "KQkq";
+    int color = islower(c) ? BLACK : WHITE, upper = toupper(c), king_file = square_file(b->king_sq[color]);
+    int back = color == WHITE ? 0 : 7, file;
+    if (upper == 'K' || upper == 'Q') {
+        int step = upper == 'Q' ? 1 : -1;
+        *right = 2 * color + (upper == 'Q');
+        file = upper == 'Q' ? 0 : 7;
+        while (xfen && file != king_file && b->squares[make_square(file, back)] != make_piece(color, ROOK))
+            file += step;
+        *rook = make_square(file, back);
+        return 1;
+    }
+    if (upper < 'A' || upper > 'H')
+        return 0;
+    file = upper - 'A';
+    *right = 2 * color + (file < king_file);
+    *rook = make_square(file, back);
+    return 1;
+}
+
+/* Reads the castling field: KQkq for the rooks in the corners, a king on e1 or e8; with a file
+ * letter in the field, or on a Chess960 board, as X-FEN. Rights without their king or rook are
+ * dropped. */
+static int parse_castling(Board *b, const char *s, int chess960, char *err, size_t err_size)
+{
+    int xfen = chess960, right, rook;
+    const char *c;
     if (strcmp(s, "-") == 0)
         return 1;
+    for (c = s; *c; c++)
+        xfen |= (*c >= 'A' && *c <= 'H') || (*c >= 'a' && *c <= 'h');
     for (; *s; s++) {
-        const char *hit = strchr(LETTERS, *s);
-        int flag;
-        if (!hit) {
+        if (!castle_right_of(b, (unsigned char)*s, xfen, &right, &rook)) {
             snprintf(err, err_size, "unexpected character '%c' in the castling field", *s);
             return 0;
         }
-        flag = 1 << (hit - LETTERS);
-        if (b->castling & flag) {
+        if (b->castling & (1 << right)) {
             snprintf(err, err_size, "castling right '%c' given twice", *s);
             return 0;
         }
-        b->castling |= flag;
+        b->castling |= 1 << right;
+        b->castle_rook[right] = (int8_t)rook;
     }
+    drop_unsupported_castling(b, xfen);
     return 1;
 }
 
@@ -433,21 +572,42 @@ static int check_material(const Board *b, char *err, size_t err_size)
     return 1;
 }
 
-/* Drops castling rights whose king or rook is not on its home square. */
-static void drop_unsupported_castling(Board *b)
+/* Drops castling rights whose king is not on its first rank (on e1 or e8 unless xfen), or
+ * whose rook is not there on the right's side of the king. */
+static void drop_unsupported_castling(Board *b, int xfen)
 {
-    static const int KING_HOME[4] = { 4, 4, 60, 60 };
-    static const int ROOK_HOME[4] = { 7, 0, 63, 56 };
-    int i;
-    for (i = 0; i < 4; i++) {
-        int color = i < 2 ? WHITE : BLACK;
-        if (b->squares[KING_HOME[i]] != make_piece(color, KING)
-            || b->squares[ROOK_HOME[i]] != make_piece(color, ROOK))
-            b->castling &= ~(1 << i);
+    int right;
+    for (right = 0; right < CASTLE_RIGHTS; right++) {
+        int color = right >> 1, king = b->king_sq[color], rook = b->castle_rook[right];
+        if (!(b->castling & (1 << right)))
+            continue;
+        if (square_rank(king) != (color == WHITE ? 0 : 7) || (!xfen && square_file(king) != 4)
+            || b->squares[rook] != make_piece(color, ROOK)
+            || (right & 1 ? square_file(rook) > square_file(king) : square_file(rook) < square_file(king))) {
+            b->castling &= ~(1 << right);
+            b->castle_rook[right] = NO_SQUARE;
+        }
     }
 }
 
+/* Returns the castling field's character for right: K, Q, k or q when its rook is the
+ * outermost on its side of the king (X-FEN), else the rook's file letter. */
+static char castle_letter(const Board *b, int right)
+{
+    int color = right >> 1, rook = b->castle_rook[right], step = right & 1 ? -1 : 1, file;
+    char c = right & 1 ? 'Q' : 'K';
+    for (file = square_file(rook) + step; file >= 0 && file < 8; file += step)
+        if (b->squares[make_square(file, square_rank(rook))] == make_piece(color, ROOK))
+            c = (char)('A' + square_file(rook));
+    return color == WHITE ? c : (char)tolower(c);
+}
+
 int board_from_fen(Board *b, const char *fen, char *err, size_t err_size)
+{
+    return board_from_fen_960(b, fen, 0, err, err_size);
+}
+
+int board_from_fen_960(Board *b, const char *fen, int chess960, char *err, size_t err_size)
 {
     char buf[256], *field[7];
     int n = 0, sq;
@@ -456,6 +616,8 @@ int board_from_fen(Board *b, const char *fen, char *err, size_t err_size)
     tables_init();
     memset(b, 0, sizeof *b);
     b->ep_square = NO_SQUARE;
+    for (sq = 0; sq < CASTLE_RIGHTS; sq++)
+        b->castle_rook[sq] = NO_SQUARE;
     if (strlen(fen) >= sizeof buf) {
         snprintf(err, err_size, "FEN is too long (%u characters)", (unsigned)strlen(fen));
         return 0;
@@ -486,9 +648,9 @@ int board_from_fen(Board *b, const char *fen, char *err, size_t err_size)
         return 0;
     }
     b->side = field[1][0] == 'w' ? WHITE : BLACK;
-    if (!parse_castling(b, field[2], err, err_size) || !parse_ep(b, field[3], err, err_size))
+    if (!parse_castling(b, field[2], chess960, err, err_size) || !parse_ep(b, field[3], err, err_size))
         return 0;
-    drop_unsupported_castling(b);
+    castle_setup(b, chess960 != 0);
     b->fullmove = 1;
     if (n >= 5 && !parse_counter(field[4], 0, &b->halfmove)) {
         snprintf(err, err_size, "halfmove clock '%s' is not a number from 0 to 999999", field[4]);
@@ -508,7 +670,7 @@ int board_from_fen(Board *b, const char *fen, char *err, size_t err_size)
 
 void board_to_fen(const Board *b, char *out)
 {
-    int rank, file;
+    int rank, file, right;
     char *p = out;
     for (rank = 7; rank >= 0; rank--) {
         int empty = 0;
@@ -533,10 +695,9 @@ void board_to_fen(const Board *b, char *out)
     *p++ = ' ';
     if (!b->castling)
         *p++ = '-';
-    if (b->castling & CASTLE_WK) *p++ = 'K';
-    if (b->castling & CASTLE_WQ) *p++ = 'Q';
-    if (b->castling & CASTLE_BK) *p++ = 'k';
-    if (b->castling & CASTLE_BQ) *p++ = 'q';
+    for (right = 0; right < CASTLE_RIGHTS; right++)
+        if (b->castling & (1 << right))
+            *p++ = castle_letter(b, right);
     *p++ = ' ';
     if (b->ep_square == NO_SQUARE) {
         *p++ = '-';
@@ -769,17 +930,28 @@ static void gen_king(const Board *b, MoveList *l, GenKind kind)
             add_move(l, ksq, *t, 0, KIND_NORMAL);
 }
 
+/* Adds the castlings of the side to move, not in check: the king's and rook's paths empty
+ * but for themselves, and no square the king passes attacked, seen with the rook gone so that
+ * it hides no attack (Stockfish's test of a Chess960 rook shielding its king). */
 static void gen_castling(Board *b, MoveList *l)
 {
-    int us = b->side, base = us == WHITE ? 0 : 56, them = !us;
-    int ks = us == WHITE ? CASTLE_WK : CASTLE_BK, qs = us == WHITE ? CASTLE_WQ : CASTLE_BQ;
-    if ((b->castling & ks) && b->squares[base + 5] == EMPTY && b->squares[base + 6] == EMPTY
-        && !square_attacked(b, base + 5, them) && !square_attacked(b, base + 6, them))
-        add_move(l, base + 4, base + 6, 0, KIND_CASTLE);
-    if ((b->castling & qs) && b->squares[base + 3] == EMPTY && b->squares[base + 2] == EMPTY
-        && b->squares[base + 1] == EMPTY
-        && !square_attacked(b, base + 3, them) && !square_attacked(b, base + 2, them))
-        add_move(l, base + 4, base + 2, 0, KIND_CASTLE);
+    int us = b->side, right = 2 * us;
+    uint64_t occ = all_pieces(b);
+    if ((b->castling & (1 << right)) && !(b->castle_empty[right] & occ))
+        add_castling(b, l, right, occ);
+    if ((b->castling & (2 << right)) && !(b->castle_empty[right + 1] & occ))
+        add_castling(b, l, right + 1, occ);
+}
+
+/* Adds the castling by right, its paths empty, if no square the king passes is attacked. */
+static void add_castling(const Board *b, MoveList *l, int right, uint64_t occ)
+{
+    uint64_t safe = b->castle_safe[right], without_rook = occ ^ bit(b->castle_rook[right]);
+    int them = !b->side;
+    for (; safe; safe &= safe - 1)
+        if (attacked_through(b, bit_first(safe), them, without_rook))
+            return;
+    add_move(l, b->king_sq[b->side], castle_king_to(right), 0, KIND_CASTLE);
 }
 
 int gen_legal(Board *b, MoveList *list, GenKind kind)
@@ -825,17 +997,18 @@ int move_is_legal(Board *b, Move m)
     MoveList list;
     int from = move_from(m), to = move_to(m), piece = b->squares[from], i, legal;
     Undo u;
-    if (m == MOVE_NONE || (m >> 17) != 0 || piece == EMPTY || piece_color(piece) != b->side
-        || (b->occupied[b->side] & bit(to)))
+    if (m == MOVE_NONE || (m >> 17) != 0 || piece == EMPTY || piece_color(piece) != b->side)
         return 0;
     if (move_kind(m) == KIND_CASTLE || move_kind(m) == KIND_EN_PASSANT) {
-        /* rare: compare with the full list */
+        /* rare: compare with the full list (a Chess960 castling may go to its own rook's square) */
         gen_legal(b, &list, GEN_ALL);
         for (i = 0; i < list.count; i++)
             if (list.moves[i] == m)
                 return 1;
         return 0;
     }
+    if (b->occupied[b->side] & bit(to))
+        return 0;
     if (piece_type(piece) == PAWN ? !pawn_move_fits(b, m, from, to)
         : move_kind(m) != KIND_NORMAL || move_promo(m) != 0
           || !(piece_attacks(b, piece_type(piece), b->side, from) & bit(to)))
@@ -902,11 +1075,6 @@ int move_checks(Board *b, const CheckSquares *cs, Move m)
     return 0;
 }
 
-int move_is_capture(const Board *b, Move m)
-{
-    return move_kind(m) == KIND_EN_PASSANT || b->squares[move_to(m)] != EMPTY;
-}
-
 /* ------------------------------------------------------------ make/unmake */
 
 void board_make(Board *b, Move m, Undo *u)
@@ -914,7 +1082,7 @@ void board_make(Board *b, Move m, Undo *u)
     int from = move_from(m), to = move_to(m), kind = move_kind(m), us = b->side;
     int piece = b->squares[from];
 
-    u->captured = kind == KIND_EN_PASSANT ? make_piece(!us, PAWN) : b->squares[to];
+    u->captured = kind == KIND_EN_PASSANT ? make_piece(!us, PAWN) : kind == KIND_CASTLE ? EMPTY : b->squares[to];
     u->castling = b->castling;
     u->ep_square = b->ep_square;
     u->halfmove = b->halfmove;
@@ -932,7 +1100,10 @@ void board_make(Board *b, Move m, Undo *u)
         remove_piece(b, to);
     if (u->captured != EMPTY)
         b->halfmove = 0;
-    move_piece(b, from, to);
+    if (kind == KIND_CASTLE)
+        castle_move(b, m, 0);
+    else
+        move_piece(b, from, to);
 
     if (piece_type(piece) == PAWN) {
         b->halfmove = 0;
@@ -945,14 +1116,8 @@ void board_make(Board *b, Move m, Undo *u)
         }
     } else if (piece_type(piece) == KING) {
         b->king_sq[us] = to;
-        if (kind == KIND_CASTLE) {
-            if (to > from)
-                move_piece(b, to + 1, to - 1);
-            else
-                move_piece(b, to - 2, to + 1);
-        }
     }
-    b->castling &= castle_keep[from] & castle_keep[to];
+    b->castling &= b->castle_keep[from] & b->castle_keep[to];
     b->key ^= zobrist_castle[b->castling] ^ zobrist_side;
     if (us == BLACK)
         b->fullmove++;
@@ -970,13 +1135,11 @@ void board_unmake(Board *b, Move m, const Undo *u)
     if (kind == KIND_PROMOTION) {
         remove_piece(b, to);
         put_piece(b, make_piece(us, PAWN), to);
-    } else if (kind == KIND_CASTLE) {
-        if (to > from)
-            move_piece(b, to - 1, to + 1);
-        else
-            move_piece(b, to + 1, to - 2);
     }
-    move_piece(b, to, from);
+    if (kind == KIND_CASTLE)
+        castle_move(b, m, 1);
+    else
+        move_piece(b, to, from);
     if (piece_type(b->squares[from]) == KING)
         b->king_sq[us] = from;
     if (kind == KIND_EN_PASSANT)
@@ -1029,7 +1192,7 @@ void move_to_san(Board *b, Move m, char *out)
     int i;
 
     if (move_kind(m) == KIND_CASTLE) {
-        strcpy(p, to > from ? "O-O" : "O-O-O");
+        strcpy(p, square_file(to) == 6 ? "O-O" : "O-O-O");
         p += strlen(p);
     } else {
         if (type == PAWN) {
@@ -1078,6 +1241,16 @@ void move_to_uci(Move m, char *out)
     out[5] = '\0';
 }
 
+void move_to_coords(const Board *b, Move m, int king_takes_rook, char *out)
+{
+    int rook_from, rook_to;
+    if (move_kind(m) == KIND_CASTLE && king_takes_rook) {
+        castle_rook_squares(b, m, &rook_from, &rook_to);
+        m = make_move(move_from(m), rook_from, 0, KIND_NORMAL);
+    }
+    move_to_uci(m, out);
+}
+
 /* Returns the piece type for a SAN letter (either case), or EMPTY. */
 static int letter_type(int c)
 {
@@ -1107,10 +1280,12 @@ static void normalize_token(const char *text, char *out, size_t size)
     out[n] = '\0';
 }
 
-/* Coordinate form: e2e4, e7e8q (also e2-e4, already normalized). */
+/* Coordinate form: e2e4, e7e8q (also e2-e4, already normalized); a castling as the king taking
+ * its own rook, or going to its destination when no king's move does. */
 static ParseResult parse_coordinate(Board *b, const char *t, Move *out)
 {
     MoveList list;
+    Move takes_rook = MOVE_NONE, to_destination = MOVE_NONE;
     int from, to, promo = EMPTY, i;
     size_t len = strlen(t);
     if ((len != 4 && len != 5) || t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8'
@@ -1123,12 +1298,25 @@ static ParseResult parse_coordinate(Board *b, const char *t, Move *out)
     gen_legal(b, &list, GEN_ALL);
     for (i = 0; i < list.count; i++) {
         Move m = list.moves[i];
-        if (move_from(m) == from && move_to(m) == to && move_promo(m) == promo) {
+        int rook_from, rook_to;
+        if (move_from(m) != from || move_promo(m) != promo)
+            continue;
+        if (move_kind(m) != KIND_CASTLE && move_to(m) == to) {
             *out = m;
             return PARSE_OK;
         }
+        if (move_kind(m) != KIND_CASTLE)
+            continue;
+        castle_rook_squares(b, m, &rook_from, &rook_to);
+        if (rook_from == to)
+            takes_rook = m;
+        else if (move_to(m) == to)
+            to_destination = m;
     }
-    return PARSE_ILLEGAL;
+    if (takes_rook == MOVE_NONE && to_destination == MOVE_NONE)
+        return PARSE_ILLEGAL;
+    *out = takes_rook != MOVE_NONE ? takes_rook : to_destination;
+    return PARSE_OK;
 }
 
 /* SAN body without marks: [piece][file][rank][x]square[promotion], or OO / OOO. */
@@ -1144,7 +1332,7 @@ static ParseResult parse_san(Board *b, const char *t, Move *out)
         gen_legal(b, &list, GEN_ALL);
         for (i = 0; i < list.count; i++) {
             Move m = list.moves[i];
-            if (move_kind(m) == KIND_CASTLE && (move_to(m) > move_from(m)) == (len == 2)) {
+            if (move_kind(m) == KIND_CASTLE && (square_file(move_to(m)) == 6) == (len == 2)) {
                 *out = m;
                 return PARSE_OK;
             }

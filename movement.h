@@ -12,8 +12,9 @@
 /* Hot functions marked HOT_CLONES are built twice where the compiler can pick a build as the
  * program loads (GCC or Clang on x86-64 Linux, with glibc's ifunc): for processors of the
  * x86-64-v3 level (popcount; AVX2 for the network's layers) and for any; calls between them
- * stay within one build. Static functions only: Clang wants the mark on every declaration. */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__)
+ * stay within one build. Static functions only: Clang wants the mark on every declaration.
+ * ENGINE_NO_CLONES builds one: ThreadSanitizer's runtime is not ready when the loader picks. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && !defined(ENGINE_NO_CLONES)
 #define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define HOT_CLONES
@@ -23,10 +24,13 @@ enum { WHITE, BLACK };
 enum { EMPTY, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING };
 enum { PIECE_NB = 16, COLOR_SHIFT = 3, TYPE_MASK = 7 };
 enum { NO_SQUARE = -1 };
-enum { CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8 };
+/* Castling rights: bit 2 * colour + (1 for the queen side), so that CASTLE_WK is right 0. */
+enum { CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8, CASTLE_RIGHTS = 4 };
 enum { MAX_MOVES = 256, FEN_MAX = 100, SAN_MAX = 12 };
 
-/* A move: from (6 bits) | to (6 bits) | promotion type (3 bits) | kind (2 bits). */
+/* A move: from (6 bits) | to (6 bits) | promotion type (3 bits) | kind (2 bits). A castling
+ * goes from the king's square to its destination (g- or c-file), as in standard chess; in
+ * Chess960 the king may already stand there (from == to), and its kind keeps it off MOVE_NONE. */
 typedef uint32_t Move;
 enum { MOVE_NONE = 0 };
 enum { KIND_NORMAL, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION };
@@ -42,6 +46,12 @@ typedef struct {
     int fullmove;
     int king_sq[2];
     uint64_t key;           /* Zobrist key, kept incrementally */
+    /* Castling, fixed for a game (the rights above say which castlings are still allowed). */
+    int chess960;           /* 1 for Chess960: read so (board_from_fen_960), or castling not standard */
+    int8_t castle_rook[CASTLE_RIGHTS];     /* the rook of each right, or NO_SQUARE */
+    uint8_t castle_keep[64];               /* the rights that survive a move from or to sq */
+    uint64_t castle_empty[CASTLE_RIGHTS];  /* what must be empty: the king's and rook's paths */
+    uint64_t castle_safe[CASTLE_RIGHTS];   /* what must not be attacked, the rook taken off */
 } Board;
 
 typedef struct {
@@ -199,10 +209,18 @@ static inline uint64_t slider_attacks(int type, int sq, uint64_t occupied)
     return attacks_from(type, WHITE, sq, occupied);
 }
 
-/* Parses FEN into b. Returns 1, or 0 with a one-line reason in err. */
+/* Parses FEN into b. Returns 1, or 0 with a one-line reason in err. The castling field is
+ * KQkq, the rooks in the corners and the king on e1/e8, or Shredder-FEN's and X-FEN's file
+ * letters (HAha), which make the board Chess960 if a right is not standard. */
 int board_from_fen(Board *b, const char *fen, char *err, size_t err_size);
-/* Writes b as FEN (at least FEN_MAX bytes). */
+/* As board_from_fen; with chess960 set (UCI_Chess960), the board is Chess960 and KQkq name
+ * the outermost rook on that side of the king (X-FEN). */
+int board_from_fen_960(Board *b, const char *fen, int chess960, char *err, size_t err_size);
+/* Writes b as FEN (at least FEN_MAX bytes), castling as X-FEN: KQkq for the outermost rook,
+ * else the rook's file (so that a standard position's FEN is the usual one). */
 void board_to_fen(const Board *b, char *out);
+/* The start position's FEN. */
+#define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 /* Fills b with the start position. */
 void board_start(Board *b);
 /* Writes the colour-flipped mirror image of b into out (same position, sides swapped). */
@@ -235,8 +253,14 @@ void check_squares(const Board *b, CheckSquares *cs);
 /* Returns 1 if the legal move m gives check; cs is b's (check_squares), so that a node asks
  * the question of many moves for the price of a table lookup each. */
 int move_checks(Board *b, const CheckSquares *cs, Move m);
-/* Returns 1 if m captures something (en passant included). */
-int move_is_capture(const Board *b, Move m);
+/* Returns 1 if m captures something (en passant included; never a castling, also a Chess960
+ * one onto its own rook's square). Inline here: the search asks it of every move. */
+static inline int move_is_capture(const Board *b, Move m)
+{
+    return move_kind(m) == KIND_EN_PASSANT || (b->squares[move_to(m)] != EMPTY && move_kind(m) != KIND_CASTLE);
+}
+/* Gives the squares the rook of castling m (legal in b, or just made or unmade) goes from and to. */
+void castle_rook_squares(const Board *b, Move m, int *from, int *to);
 
 void board_make(Board *b, Move m, Undo *u);
 void board_unmake(Board *b, Move m, const Undo *u);
@@ -245,9 +269,15 @@ void board_unmake_null(Board *b, const Undo *u);
 
 /* Writes m (legal in b) in standard algebraic notation, with + and #. */
 void move_to_san(Board *b, Move m, char *out);
-/* Writes m in coordinate notation (e2e4, e7e8q). */
+/* Writes m in coordinate notation (e2e4, e7e8q), a castling as the king's move (e1g1), which
+ * in Chess960 may read as a king's move or name no move (g1g1): there, use move_to_coords. */
 void move_to_uci(Move m, char *out);
-/* Parses SAN (tolerant: no check marks, 0-0, e8Q, exd6e.p., Ng1f3) or coordinates. */
+/* Writes m (legal in b) as move_to_uci does, a castling as the king taking its own rook
+ * (e1h1, b1a1) when king_takes_rook is set, as UCI_Chess960 wants. */
+void move_to_coords(const Board *b, Move m, int king_takes_rook, char *out);
+/* Parses SAN (tolerant: no check marks, 0-0, e8Q, exd6e.p., Ng1f3) or coordinates, castling
+ * also as the king taking its own rook (e1h1); coordinates that a king's move and a Chess960
+ * castling share (b1c1) name the king's move. */
 ParseResult move_from_text(Board *b, const char *text, Move *out);
 
 /* Counts the leaf nodes of the legal move tree to depth. */

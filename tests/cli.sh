@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # tests/cli.sh: the command-line contract of ./engine (one-shot answers, exit statuses,
-# warnings, options, perft/eval/bench subcommands). Usage: tests/cli.sh [ENGINE].
+# warnings, options, perft/eval/bench subcommands). Usage: tests/cli.sh [ENGINE]. A call
+# still running after HANG_SECONDS (30) is a hang: it fails, and the script stops there.
 # Ends with "N passed, N failed".
 set -u
 ENGINE=${1:-./engine}
 pass=0; fail=0
+HANG_SECONDS=30   # no call here has more than 5 s
 START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 HANDOUT="a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3 f4 g3 g4 h3 h4 Na3 Nc3 Nf3 Nh3"
 MATE1="6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
@@ -13,9 +15,14 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
-# run ARGS...: sets out, err, status
+# run ARGS...: sets out, err, status. A hang fails and ends the script.
 run() {
-  "$ENGINE" "$@" >"$tmp/out" 2>"$tmp/err"; status=$?
+  timeout -k 1 "$HANG_SECONDS" "$ENGINE" "$@" >"$tmp/out" 2>"$tmp/err"; status=$?
+  if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+    bad "the engine hung: no exit within $HANG_SECONDS s for: $*; stopping here"
+    echo "$pass passed, $fail failed"
+    exit 1
+  fi
   out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
 }
 
@@ -24,6 +31,13 @@ expect_index() {
   local n=$1; shift; run "$@"
   if [ $status -eq 0 ] && [[ "$out" =~ ^[0-9]+$ ]] && [ "$out" -lt "$n" ]; then ok; else
     bad "expected an index below $n for: $* (status $status, out '$out', err '$err')"; fi
+}
+
+# expect_clean N_MOVES ARGS...: as expect_index, and nothing on stderr: every token parsed
+expect_clean() {
+  local n=$1; shift; run "$@"
+  if [ $status -eq 0 ] && [[ "$out" =~ ^[0-9]+$ ]] && [ "$out" -lt "$n" ] && [ -z "$err" ]; then ok; else
+    bad "expected an index below $n and no warning for: $* (status $status, out '$out', err '$err')"; fi
 }
 
 # expect_choice INDEX ARGS...
@@ -55,10 +69,11 @@ expect_choice 2 "3r2k1/8/8/8/8/8/5PPP/6K1 b - - 0 1" "Kf8 Rd7 Rd1# Rd2" 0.3
 # Mate in one found when the list is shuffled and carries only some moves.
 expect_choice 0 "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" "Qxf7# Qh4 Nc3 a3" 0.5
 
-# Tolerant forms.
-expect_choice 0 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1" "0-0 Kd1" 0.2 # any index is fine, but both parse
-expect_index 2 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1" "0-0-0 O-O" 0.2
-expect_index 3 "$START" "e2e4 g1f3 Ng1h3" 0.2
+# Tolerant forms: any index is fine, but every token parses (a token that does not is named
+# in a warning).
+expect_clean 2 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1" "0-0 Kd1" 0.2
+expect_clean 2 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1" "0-0-0 O-O" 0.2
+expect_clean 3 "$START" "e2e4 g1f3 Ng1h3" 0.2
 
 # Deterministic limits: the same answer twice.
 run --depth 6 "$START" "$HANDOUT" 5; first=$out
@@ -97,6 +112,13 @@ expect_error 2 "time" "$START" "e4" $'1\n2'
 expect_error 2 "time" "$START" "e4" " +1"
 expect_error 2 "option" --frobnicate "$START" "e4" 1
 expect_error 2 "depth" --depth 0 "$START" "e4" 1
+# The options of issue 25: threads, several lines, levels; each still answers an index.
+expect_index 20 --threads 2 "$START" "$HANDOUT" 0.2
+expect_index 20 --multipv 3 "$START" "$HANDOUT" 0.2
+run --multipv 3 --verbose --depth 6 "$START" "$HANDOUT" 5
+if [ "$(grep -c '^depth  6  line [123] ' "$tmp/err")" -ge 3 ]; then ok; else bad "--multipv 3 --verbose shows three lines at depth 6: $(tail -3 "$tmp/err")"; fi
+expect_index 20 --level 0 "$START" "$HANDOUT" 0.2
+expect_choice 0 --level 0 "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1" "Rxd5 Kd1 Rc2" 1
 expect_error 2 "nodes" --nodes x "$START" "e4" 1
 expect_error 3 "fields" "not a fen" "e4" 1
 expect_error 3 "kings" "8/8/8/8/8/8/8/8 w - - 0 1" "e4" 1

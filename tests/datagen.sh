@@ -10,6 +10,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# check WHAT COMMAND...: one check; a condition of several parts is one command, `eval '... && ...'`.
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
 
 "$ENGINE" datagen --games 2 --nodes 500 --seed 7 >"$tmp/a" 2>"$tmp/err"; status=$?
@@ -38,21 +39,21 @@ check "one result per game (2 games)" [ "$(awk -F' [|] ' '{print $3}' "$tmp/a" |
 "$ENGINE" datagen --games 2 --nodes 500 --seed 7 --out "$tmp/out.txt" >"$tmp/stdout" 2>/dev/null; status=$?
 check "--out exits 0 (status $status)" [ $status -eq 0 ]
 check "--out holds the lines of stdout" cmp -s "$tmp/a" "$tmp/out.txt"
-check "--out leaves no .tmp and prints nothing" [ ! -e "$tmp/out.txt.tmp" ] && [ ! -s "$tmp/stdout" ]
+check "--out leaves no .tmp and prints nothing" eval '[ ! -e "$tmp/out.txt.tmp" ] && [ ! -s "$tmp/stdout" ]'
 printf '# one opening\nrnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n' >"$tmp/openings.epd"
 "$ENGINE" datagen --games 1 --nodes 300 --seed 1 --openings "$tmp/openings.epd" >"$tmp/open" 2>/dev/null; status=$?
-check "--openings exits 0 with lines (status $status)" [ $status -eq 0 ] && [ -s "$tmp/open" ]
+check "--openings exits 0 with lines (status $status)" eval '[ $status -eq 0 ] && [ -s "$tmp/open" ]'
 
 # --sample K keeps about one position in K; --rescore scores the kept positions with another
 # UCI engine (here our own, at fixed nodes, so that the lines repeat).
 "$ENGINE" datagen --games 2 --nodes 500 --seed 7 --sample 3 >"$tmp/s" 2>/dev/null; status=$?
 check "--sample 3 exits 0 with fewer lines ($(wc -l <"$tmp/s") of $(wc -l <"$tmp/a"))" \
-  [ $status -eq 0 ] && [ -s "$tmp/s" ] && [ "$(wc -l <"$tmp/s")" -lt "$(wc -l <"$tmp/a")" ]
+  eval '[ $status -eq 0 ] && [ -s "$tmp/s" ] && [ "$(wc -l <"$tmp/s")" -lt "$(wc -l <"$tmp/a")" ]'
 check "--sample 3 keeps lines of the full run" bash -c "[ -z \"\$(comm -23 <(sort '$tmp/s') <(sort '$tmp/a'))\" ]"
 rescore=(datagen --games 2 --nodes 500 --seed 7 --rescore "$ENGINE" --rescore-nodes 300)
 "$ENGINE" "${rescore[@]}" >"$tmp/r1" 2>"$tmp/rerr"; status=$?
 "$ENGINE" "${rescore[@]}" >"$tmp/r2" 2>/dev/null
-check "--rescore exits 0 with lines (status $status, $(cat "$tmp/rerr"))" [ $status -eq 0 ] && [ -s "$tmp/r1" ]
+check "--rescore exits 0 with lines (status $status, $(cat "$tmp/rerr"))" eval '[ $status -eq 0 ] && [ -s "$tmp/r1" ]'
 check "--rescore: the same seed gives the same lines" cmp -s "$tmp/r1" "$tmp/r2"
 # the rescorer's lines: positions and results of the plain run (less those it scored as mates,
 # which are dropped: at most a tenth here), with other scores

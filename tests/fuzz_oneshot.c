@@ -113,26 +113,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
-#ifdef FUZZ_REPLAY
-int main(int argc, char **argv);
-
-/* Runs each file named on the command line through the target once. */
-int main(int argc, char **argv)
-{
-    int i;
-    for (i = 1; i < argc; i++) {
-        static uint8_t buf[1 << 20];
-        size_t n;
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            fprintf(stderr, "cannot read %s\n", argv[i]);
-            return 1;
-        }
-        n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        LLVMFuzzerTestOneInput(buf, n);
-    }
-    printf("%d inputs replayed\n", argc - 1);
-    return 0;
-}
-#endif
+#define FUZZ_REPLAY_MAX (1 << 20)
+#include "fuzz_replay.h"

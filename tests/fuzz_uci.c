@@ -41,10 +41,10 @@ static int deep_perft(char *args, int is_go)
     long long depth;
     if (!is_go) {
         word = uci_word(&args);
-        return word && parse_count(word, 20, &depth) && depth > 2;
+        return word && parse_integer(word, 1, 20, &depth) && depth > 2;
     }
     while ((word = uci_word(&args)) != NULL)
-        if (strcmp(word, "perft") == 0 && (word = uci_word(&args)) != NULL && parse_count(word, 20, &depth) && depth > 2)
+        if (strcmp(word, "perft") == 0 && (word = uci_word(&args)) != NULL && parse_integer(word, 1, 20, &depth) && depth > 2)
             return 1;
     return 0;
 }
@@ -54,7 +54,7 @@ static int bench_searches(char *args)
 {
     char *word = uci_word(&args);
     long long depth;
-    return !word || parse_count(word, MAX_DEPTH, &depth);
+    return !word || parse_integer(word, 1, MAX_DEPTH, &depth);
 }
 
 /* Aborts, so that the fuzzer keeps the input, when ok is 0. */
@@ -148,26 +148,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
-#ifdef FUZZ_REPLAY
-int main(int argc, char **argv);
-
-/* Runs each file named on the command line through the target once. */
-int main(int argc, char **argv)
-{
-    static uint8_t buf[INPUT_MAX];
-    int i;
-    for (i = 1; i < argc; i++) {
-        size_t n;
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            fprintf(stderr, "cannot read %s\n", argv[i]);
-            return 1;
-        }
-        n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        LLVMFuzzerTestOneInput(buf, n);
-    }
-    fprintf(stderr, "%d inputs replayed\n", argc - 1);
-    return 0;
-}
-#endif
+#define FUZZ_REPLAY_MAX (INPUT_MAX)
+#include "fuzz_replay.h"

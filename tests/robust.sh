@@ -3,12 +3,14 @@
 # table in tests/README.md (each class: its exit status, one stderr line with the expected words, nothing else),
 # then valgrind on a sample of calls (skipped without valgrind or on a sanitizer build), calls
 # under `ulimit -v 65536`, and the fuzz targets replayed over tests/fuzz-corpus/. Usage:
-# tests/robust.sh [ENGINE]. About 20 s; ends with "N passed, N failed". tests/cli.sh holds
-# the first cases of each class.
+# tests/robust.sh [ENGINE]. About 20 s; ends with "N passed, N failed, N skipped". A call
+# still running after HANG_SECONDS (30) is a hang: it fails, and the script stops there.
+# tests/cli.sh holds the first cases of each class.
 set -u
 ENGINE=${1:-./engine}
 here=$(cd "$(dirname "$0")" && pwd)
-pass=0; fail=0
+pass=0; fail=0; skipped=0
+HANG_SECONDS=30   # no call here has more than 3 s
 START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 OPENING="a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3 f4 g3 g4 h3 h4 Na3 Nc3 Nf3 Nh3"
 MATE1="6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"   # Rd8# is the only mate
@@ -17,10 +19,15 @@ labels=()
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+finish() { echo "$pass passed, $fail failed, $skipped skipped"; [ $fail -eq 0 ]; exit; }
 
-# run ARGS...: sets status, out, err_lines; stderr stays in $tmp/err.
+# run ARGS...: sets status, out, err_lines; stderr stays in $tmp/err. A hang fails and ends the script.
 run() {
-  "$ENGINE" "$@" >"$tmp/out" 2>"$tmp/err"; status=$?
+  timeout -k 1 "$HANG_SECONDS" "$ENGINE" "$@" >"$tmp/out" 2>"$tmp/err"; status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    bad "the engine hung: no exit within $HANG_SECONDS s for$(shown "$@"); stopping here"
+    finish
+  fi
   out=$(cat "$tmp/out"); err_lines=$(grep -c '' "$tmp/err")
 }
 
@@ -67,6 +74,12 @@ error "arguments: unknown option" 2 "unknown option '--x?y'" $'--x\ny' "$START" 
 error "arguments: option value" 2 "--depth needs a whole number from 1 to 64" --depth 65 "$START" e4 1
 error "arguments: option value" 2 "--nodes needs a whole number" --nodes
 error "arguments: option value" 2 "--nodes needs a whole number" --nodes 1000000000000001 "$START" e4 1
+error "arguments: option value" 2 "--threads needs a whole number from 1 to 256" --threads 0 "$START" e4 1
+error "arguments: option value" 2 "--threads needs a whole number from 1 to 256" --threads 257 "$START" e4 1
+error "arguments: option value" 2 "--multipv needs a whole number from 1 to 256" --multipv x "$START" e4 1
+error "arguments: option value" 2 "--level needs a whole number from 0 to 20" --level 21 "$START" e4 1
+error "arguments: option value" 2 "--level needs a whole number from 0 to 20" --level -1 "$START" e4 1
+error "arguments: option value" 2 "--hash-file needs a file name" --hash-file "" "$START" e4 1
 for t in 1,5 +1 " +1" "1 2" " " $'\n' 1.2.3 0x10 inf nan 1s . $'1\n2' "1e-3"; do
   error "time: malformed" 2 "$TIME_MSG" "$START" e4 "$t"
 done
@@ -159,54 +172,54 @@ answer "moves: non-ASCII and control bytes" 2 "'??' (not a move), '??4' (not a m
   "$MATE1" $'é \xd0\xb54 Rd8 \e[31m' 0.3
 answer "moves: non-ASCII and control bytes" 1 "'Rd8??' (not a move)" "$MATE1" $'Rd8\xc2\xa0 Rd8 Kf1' 0.3
 
-# Every row of the table in tests/README.md is a label above.
-readme="$here/README.md"
-if [ -f "$readme" ]; then
-  rows=$(sed -n '/^## Bad input/,/^## /p' "$readme" | grep -E '^\| `[^`]+` \|' | sed -E 's/^\| `([^`]+)`.*/\1/')
-  if [ -z "$rows" ]; then bad "tests/README.md has no Bad input table"; fi
-  while IFS= read -r row; do
-    [ -z "$row" ] && continue
-    if printf '%s\n' "${labels[@]}" | grep -qxF -- "$row"; then ok; else bad "tests/README.md row '$row' has no test here"; fi
-  done <<<"$rows"
-  for label in $(printf '%s\n' "${labels[@]}" | sort -u | tr ' ' '_'); do
-    grep -qF -- "| \`${label//_/ }\` |" <<<"$(sed -n '/^## Bad input/,/^## /p' "$readme")" || bad "test label '${label//_/ }' is not a row of tests/README.md"
-  done
+# Every row of the table in tests/README.md is a label above, and every label a row: one check,
+# bookkeeping rather than behaviour.
+rows=$(sed -n '/^## Bad input/,/^## /p' "$here/README.md" | grep -E '^\| `[^`]+` \|' | sed -E 's/^\| `([^`]+)`.*/\1/' | LC_ALL=C sort -u)
+tested=$(printf '%s\n' "${labels[@]}" | LC_ALL=C sort -u)
+untested=$(LC_ALL=C comm -23 <(echo "$rows") <(echo "$tested") | paste -sd '|')
+unlisted=$(LC_ALL=C comm -13 <(echo "$rows") <(echo "$tested") | paste -sd '|')
+if [ -n "$rows" ] && [ -z "$untested$unlisted" ]; then ok; else
+  bad "tests/README.md's Bad input table and the tests here differ: rows without a test '$untested', labels without a row '$unlisted'"
 fi
 
 # --- valgrind on a sample of calls (a sanitizer build cannot run under it, nor under ulimit -v)
 sanitized=0; grep -q __asan_init "$ENGINE" 2>/dev/null && sanitized=1
 if [ $sanitized -eq 1 ]; then
-  echo "skip: valgrind and ulimit -v (a sanitizer build)"
+  echo "skip: valgrind (6 checks) and ulimit -v (3 checks): a sanitizer build"
+  skipped=$((skipped + 9))
 elif ! command -v valgrind >/dev/null; then
-  echo "skip: valgrind is not installed"
+  echo "skip: valgrind (6 checks): valgrind is not installed"
+  skipped=$((skipped + 6))
 else
+  # vg LABEL STATUS LINES PATTERN INPUT ARGS...: the engine under valgrind, ARGS and stdin INPUT,
+  # ends with STATUS and writes LINES stdout lines that match PATTERN (grep), and valgrind finds
+  # no error and no definite leak.
   vg() {
-    local label=$1; shift
-    if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@" \
-         >"$tmp/vg.out" 2>"$tmp/vg.err" </dev/null; [ $? -ne 99 ] && ! grep -q '^==[0-9]*==' "$tmp/vg.err"; then ok; else
-      bad "valgrind $label: $(grep '^==' "$tmp/vg.err" | head -5)"; fi
+    local label=$1 want=$2 lines=$3 pattern=$4 input=$5 got; shift 5
+    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$ENGINE" "$@" \
+      <"$input" >"$tmp/vg.out" 2>"$tmp/vg.err"; got=$?
+    if [ $got -eq "$want" ] && [ "$(grep -c "$pattern" "$tmp/vg.out")" -eq "$lines" ] && ! grep -q '^==[0-9]*==' "$tmp/vg.err"; then ok; else
+      bad "valgrind $label: status $got (want $want), $(grep -c "$pattern" "$tmp/vg.out") lines '$pattern' (want $lines); $(grep '^==' "$tmp/vg.err" | head -5)"
+    fi
   }
-  vg "one-shot" "$ENGINE" --nodes 20000 "$START" "$OPENING" 5
-  vg "bad FEN" "$ENGINE" "$(fen_with 3 e9)" e4 1
-  vg "warnings" "$ENGINE" --depth 3 "$MATE1" "$(printf 'Nd7 %.0s' $(seq 500))Rd8 $long_token é" 5
-  vg "mate" "$ENGINE" "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1" "Kf1" 1
+  INDEX='^[0-9][0-9]*$'
+  vg "one-shot" 0 1 "$INDEX" /dev/null --nodes 20000 "$START" "$OPENING" 5
+  vg "bad FEN" 3 0 '' /dev/null "$(fen_with 3 e9)" e4 1
+  vg "warnings" 0 1 "$INDEX" /dev/null --depth 3 "$MATE1" "$(printf 'Nd7 %.0s' $(seq 500))Rd8 $long_token é" 5
+  vg "mate" 4 0 '' /dev/null "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1" "Kf1" 1
   printf 'uci\nposition startpos moves e2e4 e7e5 g1f3\ngo nodes 20000\nsetoption name Hash value 2\nposition fen %s\ngo depth 5\nd\nquit\n' "$MATE1" >"$tmp/uci.in"
-  if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$ENGINE" <"$tmp/uci.in" >"$tmp/vg.out" 2>"$tmp/vg.err" \
-     && [ "$(grep -c '^bestmove' "$tmp/vg.out")" -eq 2 ] && ! grep -q '^==[0-9]*==' "$tmp/vg.err"; then ok; else
-    bad "valgrind uci: $(grep '^==' "$tmp/vg.err" | head -5)"; fi
+  vg "uci" 0 2 '^bestmove' "$tmp/uci.in"
   printf '%s\t%s\t1\nbad\tline\n%s\tRd8\t0.5\n' "$START" "$OPENING" "$MATE1" >"$tmp/batch.in"
-  if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$ENGINE" --nodes 5000 --batch <"$tmp/batch.in" >"$tmp/vg.out" 2>"$tmp/vg.err" \
-     && [ "$(grep -c '' "$tmp/vg.out")" -eq 3 ] && ! grep -q '^==[0-9]*==' "$tmp/vg.err"; then ok; else
-    bad "valgrind batch: $(grep '^==' "$tmp/vg.err" | head -5)"; fi
+  vg "batch" 0 3 '' "$tmp/batch.in" --nodes 5000 --batch
 fi
 
 # --- 64 MB of address space: the transposition table shrinks, the answers stay right
 if [ $sanitized -eq 0 ]; then
-  out=$( (ulimit -v 65536 && exec "$ENGINE" --depth 5 "$MATE1" "Kf1 h3 g3 Rd2 Rd8" 3) 2>"$tmp/err"); status=$?
+  out=$( (ulimit -v 65536 && exec timeout -k 1 "$HANG_SECONDS" "$ENGINE" --depth 5 "$MATE1" "Kf1 h3 g3 Rd2 Rd8" 3) 2>"$tmp/err"); status=$?
   if [ $status -eq 0 ] && [ "$out" = 4 ]; then ok; else bad "ulimit -v 65536, 3 s call: status $status, out '$out', err '$(cat "$tmp/err")'"; fi
-  out=$( (ulimit -v 65536 && printf 'setoption name Hash value 1024\nposition fen %s\ngo depth 5\nquit\n' "$MATE1" | "$ENGINE") 2>"$tmp/err"); status=$?
+  out=$( (ulimit -v 65536 && printf 'setoption name Hash value 1024\nposition fen %s\ngo depth 5\nquit\n' "$MATE1" | timeout -k 1 "$HANG_SECONDS" "$ENGINE") 2>"$tmp/err"); status=$?
   if [ $status -eq 0 ] && grep -q '^bestmove d1d8' <<<"$out"; then ok; else bad "ulimit -v 65536, UCI Hash 1024: status $status, out '$(tail -2 <<<"$out")'"; fi
-  out=$( (ulimit -v 65536 && printf '%s\tKf1 Rd8\t3\n%s\tKf1 Rd8\t0.05\n' "$MATE1" "$MATE1" | "$ENGINE" --depth 4 --batch) 2>/dev/null); status=$?
+  out=$( (ulimit -v 65536 && printf '%s\tKf1 Rd8\t3\n%s\tKf1 Rd8\t0.05\n' "$MATE1" "$MATE1" | timeout -k 1 "$HANG_SECONDS" "$ENGINE" --depth 4 --batch) 2>/dev/null); status=$?
   if [ $status -eq 0 ] && [ "$out" = $'1\n1' ]; then ok; else bad "ulimit -v 65536, batch: status $status, out '$out'"; fi
 fi
 
@@ -215,16 +228,15 @@ fi
 # engine.c's front ends that only its main (left out) calls are unused there
 cflags="-O1 -g -Wno-unused-function"
 [ $sanitized -eq 1 ] && cflags="$cflags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-for name in oneshot uci; do
+for name in oneshot uci tablefile; do
   ${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes $cflags -DFUZZ_REPLAY \
     "$here/fuzz_$name.c" "$here/../movement.c" "$here/../extra.c" -o "$tmp/replay_$name" 2>"$tmp/replay_$name.cc" &
 done
 wait
-for name in oneshot uci; do
+for name in oneshot uci tablefile; do
   if [ ! -x "$tmp/replay_$name" ]; then bad "tests/fuzz_$name.c does not build: $(head -3 "$tmp/replay_$name.cc")"; continue; fi
   if "$tmp/replay_$name" "$here/fuzz-corpus/$name"/* >"$tmp/replay.out" 2>"$tmp/replay.err"; then ok; else
     bad "fuzz_$name over tests/fuzz-corpus/$name: $(grep -m3 -E 'contract|ERROR|runtime error|Assertion' "$tmp/replay.err")"; fi
 done
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/timing.sh [ENGINE]: a benchmark, not a unit test. Runs one-shot calls on fixed
+# tests/timing.sh [ENGINE]: a benchmark, not a unit test (tests/deadline.sh is the test that
+# fails on a hang or a call far over its limit). Runs one-shot calls on fixed
 # positions (cycling through them) at each limit of LIMITS (environment, default
 # "0.05 0.2 1 3" seconds), COUNT calls a limit (default 20), while BUSY busy loops (default
 # 1: the other core; 2 keeps both cores of a 2-core machine busy) load the machine, and prints
@@ -12,18 +13,22 @@ count=${COUNT:-20}
 limits=${LIMITS:-0.05 0.2 1 3}
 here=$(cd "$(dirname "$0")" && pwd)
 positions="$here/timing-positions.txt"   # FEN<TAB>moves, written from chess.js output
+out=$(mktemp)
 busy=()
 for _ in $(seq "${BUSY:-1}"); do ( while :; do :; done ) & busy+=($!); done
-trap 'kill "${busy[@]}" 2>/dev/null' EXIT
+trap 'kill "${busy[@]}" 2>/dev/null; rm -f "$out"' EXIT
 echo "busy loops: ${#busy[@]}, cores: $(nproc 2>/dev/null || echo ?)"
 for limit in $limits; do
   ratios=$(for ((i = 0; i < count; i += $(wc -l < "$positions"))); do cat "$positions"; done | head -n "$count" |
     while IFS=$'\t' read -r fen moves; do
-      s=$(date +%s%N)
-      out=$("$engine" "$fen" "$moves" "$limit" 2>/dev/null)
-      e=$(date +%s%N)
-      [[ "$out" =~ ^[0-9]+$ ]] || echo "bad-output"
-      echo "scale=4; ($e - $s) / 1000000000 / $limit" | bc
+      # bash's own clock around the call, its output to a file: the span is the shell's fork
+      # and exec of the engine to its exit, as a harness that spawns it sees (no subshell or
+      # date process inside it, which cost milliseconds on a loaded machine)
+      s=$EPOCHREALTIME
+      "$engine" "$fen" "$moves" "$limit" >"$out" 2>/dev/null
+      e=$EPOCHREALTIME
+      grep -Eq '^[0-9]+$' "$out" || echo "bad-output"
+      echo "scale=4; (${e/./} - ${s/./}) / 1000000 / $limit" | bc
     done)
   bad=$(echo "$ratios" | grep -c bad-output)
   echo "$ratios" | grep -v bad-output | sort -n | awk -v limit="$limit" -v bad="$bad" '

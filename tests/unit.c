@@ -1,6 +1,7 @@
-/* tests/unit.c: the rules and evaluation tests. Perft over tests/perft.epd (counts
- * up to a node cap), FEN and SAN round trips, tolerant SAN input, the game's status,
- * evaluation symmetry. Usage: unit [PERFT_NODE_CAP] [EPD]. Ends with "N passed, N failed". */
+/* tests/unit.c: the rules and evaluation tests. Perft over tests/perft.epd and, read as
+ * Chess960, tests/perft960.epd (counts up to a node cap), FEN and SAN round trips, tolerant SAN
+ * input, Chess960 castling, the game's status, evaluation symmetry.
+ * Usage: unit [PERFT_NODE_CAP] [EPD] [EPD960]. Ends with "N passed, N failed". */
 #include "../extra.h"
 #include "../movement.h"
 
@@ -9,6 +10,7 @@
 #include <string.h>
 
 static int passed, failed;
+static int chess960; /* 1 while the positions come from the Chess960 suite */
 
 static void check(int ok, const char *what, const char *detail)
 {
@@ -18,6 +20,12 @@ static void check(int ok, const char *what, const char *detail)
         failed++;
         printf("FAIL %s: %s\n", what, detail);
     }
+}
+
+/* Parses fen into b as a standard or, while chess960 is set, a Chess960 position. */
+static int load_fen(Board *b, const char *fen, char *err, size_t err_size)
+{
+    return board_from_fen_960(b, fen, chess960, err, err_size);
 }
 
 /* Splits an EPD line "FEN ;D1 n ;D2 n" into the FEN and its counts. */
@@ -49,7 +57,7 @@ static void test_perft_position(const char *fen, const unsigned long long counts
     Board b;
     char err[200], detail[400];
     int d;
-    if (!board_from_fen(&b, fen, err, sizeof err)) {
+    if (!load_fen(&b, fen, err, sizeof err)) {
         snprintf(detail, sizeof detail, "%s: %s", fen, err);
         check(0, "perft FEN", detail);
         return;
@@ -64,13 +72,17 @@ static void test_perft_position(const char *fen, const unsigned long long counts
     }
 }
 
-/* FEN out of FEN in gives the same text; the mirror's mirror is the board again. */
+/* A FEN as tests/perft.epd writes it (written apart from our code, each in the form
+ * board_to_fen writes) comes back as the same text; the mirror's mirror is the board again.
+ * test_fen_validation checks the FENs that come back in another form. */
 static void test_fen_round_trip(const char *fen)
 {
     Board b, m, mm;
     char err[200], out[FEN_MAX], detail[400];
-    if (!board_from_fen(&b, fen, err, sizeof err))
+    if (!load_fen(&b, fen, err, sizeof err)) {
+        check(0, "FEN round trip: the FEN is refused", fen);
         return;
+    }
     board_to_fen(&b, out);
     snprintf(detail, sizeof detail, "'%s' came back as '%s'", fen, out);
     check(strcmp(out, fen) == 0, "FEN round trip", detail);
@@ -89,7 +101,7 @@ static void test_san_round_trip(const char *fen)
     MoveList list;
     char err[200], san[SAN_MAX], sans[MAX_MOVES][SAN_MAX], detail[400];
     int i, j, ok_all = 1, unique = 1;
-    if (!board_from_fen(&b, fen, err, sizeof err))
+    if (!load_fen(&b, fen, err, sizeof err))
         return;
     gen_legal(&b, &list, GEN_ALL);
     for (i = 0; i < list.count; i++) {
@@ -113,9 +125,17 @@ static void test_san_round_trip(const char *fen)
             check(0, "SAN without marks", detail);
             ok_all = 0;
         }
-        move_to_uci(m, uci);
+        /* castling as the king taking its rook always, as the king's move off a Chess960 board */
+        move_to_coords(&b, m, 1, uci);
         back = MOVE_NONE;
         if (move_from_text(&b, uci, &back) != PARSE_OK || back != m) {
+            snprintf(detail, sizeof detail, "%s: %s", fen, uci);
+            check(0, "coordinate move", detail);
+            ok_all = 0;
+        }
+        move_to_uci(m, uci);
+        back = MOVE_NONE;
+        if (!b.chess960 && (move_from_text(&b, uci, &back) != PARSE_OK || back != m)) {
             snprintf(detail, sizeof detail, "%s: %s", fen, uci);
             check(0, "coordinate move", detail);
             ok_all = 0;
@@ -136,7 +156,7 @@ static void test_move_validation(const char *fen)
     MoveList list;
     char err[200];
     int from, to, kind, promo, i, agree = 1;
-    if (!board_from_fen(&b, fen, err, sizeof err))
+    if (!load_fen(&b, fen, err, sizeof err))
         return;
     gen_legal(&b, &list, GEN_ALL);
     for (from = 0; from < 64; from++)
@@ -179,7 +199,7 @@ static void test_gives_check(const char *fen)
 {
     Board b;
     char err[200];
-    if (!board_from_fen(&b, fen, err, sizeof err))
+    if (!load_fen(&b, fen, err, sizeof err))
         return;
     check(gives_check_agrees(&b, 2), "move_checks agrees with making the move", fen);
 }
@@ -190,7 +210,7 @@ static void test_eval_symmetry(const char *fen)
     Board b, m;
     char err[200], detail[400];
     int e1, e2;
-    if (!board_from_fen(&b, fen, err, sizeof err))
+    if (!load_fen(&b, fen, err, sizeof err))
         return;
     board_mirror(&b, &m);
     e1 = eval_position(&b, NULL);
@@ -245,7 +265,7 @@ static void test_accumulators(const char *fen, int depth)
     static Accumulator root;
     Board b;
     char err[200], where[FEN_MAX] = "", detail[400];
-    if (!board_from_fen(&b, fen, err, sizeof err))
+    if (!load_fen(&b, fen, err, sizeof err))
         return;
     nnue_refresh(&root, &b);
     snprintf(detail, sizeof detail, "%s (depth %d)", fen, depth);
@@ -443,46 +463,233 @@ static void test_game_status(void)
     check(board_status(&b, NULL, 0) == STATUS_PLAY, "no history, no repetition", "start");
 }
 
+/* FEN in, FEN out: Shredder-FEN and X-FEN castling fields, read as standard (chess960 0) or
+ * Chess960 (1); written as X-FEN, KQkq for the outermost rooks, which standard FENs keep. */
+static void test_chess960_fen(void)
+{
+    static const struct { const char *in; int chess960; const char *out; int is_960; } CASES[] = {
+        { "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 0,
+          "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 1 },
+        { "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 1,
+          "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 1 },
+        /* KQkq on a standard board: the king on e1 or e8 and the corner rooks, or nothing */
+        { "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 0,
+          "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w - - 2 9", 0 },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", 0,
+          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0 },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1,
+          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1 },
+        /* an inner rook is named by its file; K names the outer one */
+        { "rr2k2r/8/8/8/8/8/8/RR2K2R w HBhb - 0 1", 0, "rr2k2r/8/8/8/8/8/8/RR2K2R w KBkb - 0 1", 1 },
+        { "rr2k2r/8/8/8/8/8/8/RR2K2R w KBkb - 0 1", 0, "rr2k2r/8/8/8/8/8/8/RR2K2R w KBkb - 0 1", 1 },
+        { "rr2k2r/8/8/8/8/8/8/RR2K2R w KQkq - 0 1", 1, "rr2k2r/8/8/8/8/8/8/RR2K2R w KQkq - 0 1", 1 },
+        { "4k3/8/8/8/8/8/8/4KR1R w F - 0 1", 0, "4k3/8/8/8/8/8/8/4KR1R w F - 0 1", 1 },
+        { "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 1, "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 1 },
+        { "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 0, "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 0 },
+        /* rights without their rook or king are dropped: no g1 rook for a standard K, none on
+         * the file named, the rook on the king's file, the king off its first rank */
+        { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 0, "4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", 0 },
+        { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1 },
+        { "4k3/8/8/8/8/8/8/4K2R w G - 0 1", 0, "4k3/8/8/8/8/8/8/4K2R w - - 0 1", 0 },
+        { "4k3/8/8/8/8/8/8/R3K3 w E - 0 1", 0, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 0 },
+        { "4k3/8/8/8/8/8/4K3/R6R w HA - 0 1", 0, "4k3/8/8/8/8/8/4K3/R6R w - - 0 1", 0 },
+        { "r6r/4k3/8/8/8/8/8/1R2K1R1 w GBha - 0 1", 0, "r6r/4k3/8/8/8/8/8/1R2K1R1 w KQ - 0 1", 1 },
+    };
+    static const struct { const char *fen, *message; } BAD[] = {
+        { "4k3/8/8/8/8/8/8/4K2R w KH - 0 1", "castling right 'H' given twice" },
+        { "4k3/8/8/8/8/8/8/4KR1R w FH - 0 1", "castling right 'H' given twice" },
+        { "4k3/8/8/8/8/8/8/4K2R w I - 0 1", "unexpected character 'I' in the castling field" },
+        { "4k3/8/8/8/8/8/8/4K2R w Hi - 0 1", "unexpected character 'i' in the castling field" },
+    };
+    size_t i;
+    for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        Board b;
+        char err[200] = "", out[FEN_MAX] = "", detail[400];
+        int ok = board_from_fen_960(&b, CASES[i].in, CASES[i].chess960, err, sizeof err);
+        if (ok)
+            board_to_fen(&b, out);
+        snprintf(detail, sizeof detail, "'%s' (chess960 %d) gave '%s' (chess960 %d) %s", CASES[i].in,
+                 CASES[i].chess960, out, ok ? b.chess960 : -1, err);
+        check(ok && strcmp(out, CASES[i].out) == 0 && b.chess960 == CASES[i].is_960 && board_is_ok(&b),
+              "Chess960 FEN", detail);
+    }
+    for (i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        Board b;
+        char err[200] = "";
+        int ok = board_from_fen_960(&b, BAD[i].fen, 1, err, sizeof err);
+        check(!ok && strcmp(err, BAD[i].message) == 0, "Chess960 FEN refused", BAD[i].fen);
+    }
+}
+
+/* The mirror of a Chess960 position castles the same way with the colours swapped. */
+static void test_chess960_mirror(void)
+{
+    Board b, m;
+    char err[200], out[FEN_MAX];
+    board_from_fen_960(&b, "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1", 1, err, sizeof err);
+    board_mirror(&b, &m);
+    board_to_fen(&m, out);
+    check(strcmp(out, "r4rk1/p1pppp1p/8/8/8/8/P1PPPP1P/R1K4R w KQ - 1 1") == 0 && m.chess960 && board_is_ok(&m)
+          && perft(&b, 3) == perft(&m, 3), "Chess960 mirror", out);
+}
+
+/* board_is_ok notices castling fields that disagree with the board. */
+static void test_chess960_board_is_ok(void)
+{
+    Board b, bad;
+    char err[200];
+    board_from_fen_960(&b, "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w GAhc - 0 1", 1, err, sizeof err);
+    check(board_is_ok(&b), "board_is_ok on a Chess960 board", "GAhc");
+    bad = b;
+    bad.castle_rook[0] = 5; /* the king's square, not a rook */
+    check(!board_is_ok(&bad), "board_is_ok: a right without its rook", "GAhc");
+    bad = b;
+    bad.chess960 = 0;
+    check(!board_is_ok(&bad), "board_is_ok: Chess960 rights on a standard board", "GAhc");
+    bad = b;
+    bad.castle_keep[6] = 15;
+    check(!board_is_ok(&bad), "board_is_ok: a castling rook's square that keeps its right", "GAhc");
+    bad = b;
+    bad.castle_empty[1] = 0;
+    check(!board_is_ok(&bad), "board_is_ok: a castling's path", "GAhc");
+}
+
+/* A castling token in a position: its SAN, its coordinates king to destination and king
+ * taking rook, and the position after it (NULL: the token is not legal there). */
+static void expect_castling(const char *fen, const char *token, const char *san, const char *to_dest,
+                            const char *takes_rook, const char *after)
+{
+    Board b;
+    Move m = MOVE_NONE;
+    Undo u;
+    uint64_t key;
+    char err[200], got_san[SAN_MAX] = "", dest[6] = "", rook[6] = "", out[FEN_MAX] = "", back[FEN_MAX] = "";
+    char before[FEN_MAX], detail[600];
+    ParseResult r;
+    int ok;
+    board_from_fen_960(&b, fen, 1, err, sizeof err);
+    board_to_fen(&b, before);
+    key = b.key;
+    r = move_from_text(&b, token, &m);
+    if (!san) {
+        snprintf(detail, sizeof detail, "'%s' in %s: result %d", token, fen, r);
+        check(r == PARSE_ILLEGAL, "Chess960 castling refused", detail);
+        return;
+    }
+    if (r == PARSE_OK) {
+        move_to_san(&b, m, got_san);
+        move_to_coords(&b, m, 0, dest);
+        move_to_coords(&b, m, 1, rook);
+        board_make(&b, m, &u);
+        board_to_fen(&b, out);
+        ok = board_is_ok(&b);
+        board_unmake(&b, m, &u);
+        board_to_fen(&b, back);
+        ok = ok && board_is_ok(&b) && b.key == key;
+    } else {
+        ok = 0;
+    }
+    snprintf(detail, sizeof detail, "'%s' in %s: %s %s %s, then %s", token, fen, got_san, dest, rook, out);
+    check(ok && move_kind(m) == KIND_CASTLE && m != MOVE_NONE && !move_is_capture(&b, m) && move_is_legal(&b, m)
+          && strcmp(got_san, san) == 0 && strcmp(dest, to_dest) == 0 && strcmp(rook, takes_rook) == 0
+          && strcmp(out, after) == 0 && strcmp(back, before) == 0, "Chess960 castling", detail);
+}
+
+/* Castling in the corner cases of Chess960: king or rook already on its destination, each on
+ * the other's, the king moving right to castle on the queen side, the rook shielding its king;
+ * also a standard castling written as the king taking its rook. */
+static void test_chess960_castling(void)
+{
+    const char *on_g1 = "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R5KR w HAha - 0 1";
+    const char *swap = "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w GAhc - 0 1";
+    const char *on_b1 = "rk6/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAa - 0 1";
+    const char *shield = "4k3/8/8/8/8/8/8/qRK4R w HB - 0 1";
+    const char *shield_black = "Qrk4r/8/8/8/8/8/8/4K3 b hb - 0 1";
+    const char *standard = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    const char *POSITIONS[] = { on_g1, swap, on_b1, shield, shield_black };
+    size_t i;
+    expect_castling(on_g1, "O-O", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1");
+    expect_castling(on_g1, "g1h1", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1");
+    expect_castling(on_g1, "g1g1", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1");
+    expect_castling(on_g1, "0-0-0", "O-O-O", "g1c1", "g1a1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/2KR3R b kq - 1 1");
+    expect_castling(on_g1, "g1c1", "O-O-O", "g1c1", "g1a1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/2KR3R b kq - 1 1");
+    expect_castling(swap, "O-O", "O-O", "f1g1", "f1g1", "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1");
+    expect_castling(swap, "f1a1", "O-O-O", "f1c1", "f1a1", "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 b kq - 1 1");
+    expect_castling("2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1", "O-O-O", "O-O-O", "d8c8", "d8c8",
+                    "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2");
+    expect_castling(on_b1, "b1a1", "O-O-O", "b1c1", "b1a1", "rk6/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b q - 1 1");
+    expect_castling(on_b1, "O-O", "O-O", "b1g1", "b1h1", "rk6/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1");
+    expect_castling(shield, "O-O-O", NULL, NULL, NULL, NULL);
+    expect_castling(shield, "c1b1", NULL, NULL, NULL, NULL);
+    expect_castling(shield, "c1h1", "O-O", "c1g1", "c1h1", "4k3/8/8/8/8/8/8/qR3RK1 b - - 1 1");
+    expect_castling(shield_black, "O-O-O", NULL, NULL, NULL, NULL);
+    expect_castling(shield_black, "O-O", "O-O", "c8g8", "c8h8", "Qr3rk1/8/8/8/8/8/8/4K3 w - - 1 2");
+    expect_castling("3k4/8/8/8/8/8/8/RK6 w A - 0 1", "O-O-O", "O-O-O+", "b1c1", "b1a1", "3k4/8/8/8/8/8/8/2KR4 b - - 1 1");
+    expect_castling(standard, "e1h1", "O-O", "e1g1", "e1h1", "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    expect_castling(standard, "e1a1", "O-O-O", "e1c1", "e1a1", "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1");
+    /* a king's move to the castling's destination stays the king's move */
+    expect_parse(on_b1, "b1c1", PARSE_OK, "Kc1");
+    expect_parse(on_b1, "Kc1", PARSE_OK, "Kc1");
+    chess960 = 1;
+    for (i = 0; i < sizeof POSITIONS / sizeof POSITIONS[0]; i++)
+        test_move_validation(POSITIONS[i]);
+    chess960 = 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long long cap = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000ULL;
-    const char *path = argc > 2 ? argv[2] : "tests/perft.epd";
-    FILE *f = fopen(path, "r");
-    char line[1024];
-    int positions = 0;
-    if (!f) {
-        printf("cannot open %s\n0 passed, 1 failed\n", path);
-        return 1;
-    }
-    while (fgets(line, sizeof line, f)) {
-        unsigned long long counts[16];
-        char *fen, canonical[FEN_MAX];
-        Board b;
-        char err[200];
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!parse_epd(line, &fen, counts))
-            continue;
-        while (*fen && fen[strlen(fen) - 1] == ' ')
-            fen[strlen(fen) - 1] = '\0';
-        positions++;
-        test_perft_position(fen, counts, cap);
-        if (board_from_fen(&b, fen, err, sizeof err)) {
-            board_to_fen(&b, canonical);
-            test_fen_round_trip(canonical);
+    const char *paths[2];
+    int positions = 0, suite;
+    paths[0] = argc > 2 ? argv[2] : "tests/perft.epd";
+    paths[1] = argc > 3 ? argv[3] : "tests/perft960.epd";
+    for (suite = 0; suite < 2; suite++) {
+        FILE *f = fopen(paths[suite], "r");
+        char line[1024];
+        if (!f) {
+            printf("cannot open %s\n0 passed, 1 failed\n", paths[suite]);
+            return 1;
         }
-        test_san_round_trip(fen);
-        test_eval_symmetry(fen);
-        test_gives_check(fen);
-        test_accumulators(fen, positions % 10 == 0 ? 2 : 1);
-        if (positions % 4 == 0)
-            test_move_validation(fen);
+        chess960 = suite == 1;
+        while (fgets(line, sizeof line, f)) {
+            unsigned long long counts[16];
+            char *fen, canonical[FEN_MAX];
+            Board b;
+            char err[200];
+            line[strcspn(line, "\r\n")] = '\0';
+            if (!parse_epd(line, &fen, counts))
+                continue;
+            while (*fen && fen[strlen(fen) - 1] == ' ')
+                fen[strlen(fen) - 1] = '\0';
+            positions++;
+            test_perft_position(fen, counts, cap);
+            /* the standard suite's FENs are written as board_to_fen writes them; the Chess960
+             * suite's may use Shredder-FEN castling, so they come back in X-FEN */
+            if (suite == 0)
+                test_fen_round_trip(fen);
+            else if (load_fen(&b, fen, err, sizeof err)) {
+                board_to_fen(&b, canonical);
+                test_fen_round_trip(canonical);
+            }
+            test_san_round_trip(fen);
+            test_eval_symmetry(fen);
+            test_gives_check(fen);
+            test_accumulators(fen, positions % 10 == 0 ? 2 : 1);
+            if (positions % 4 == 0)
+                test_move_validation(fen);
+        }
+        fclose(f);
     }
-    fclose(f);
+    chess960 = 0;
     test_tolerant_forms();
     test_san_output();
     test_fen_validation();
     test_eval_knowledge();
     test_game_status();
+    test_chess960_fen();
+    test_chess960_mirror();
+    test_chess960_board_is_ok();
+    test_chess960_castling();
     printf("unit: %d perft positions (counts up to %llu nodes)\n", positions, cap);
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;

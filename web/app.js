@@ -3,7 +3,9 @@
  * same module in a Web Worker (worker.js). See web/README.md. Test hooks: [data-square],
  * #moves (its .san cells are buttons), #status, #notice, #result, body[data-state], #takeback,
  * #fen, #load-fen, #pgn, #load-pgn, #engine-line (data-ms: the engine's milliseconds, data-wall:
- * the page's, data-waited: those a new worker took to start, for the last move).
+ * the page's, data-waited: those a new worker took to start, for the last move; data-level and
+ * data-nodes: the level of the search shown and its nodes), #level, #show-lines, #lines (an
+ * item per line, best first, .played on the line Boxer played).
  * index.html#fen=<FEN> starts the games from that position. */
 'use strict';
 
@@ -15,6 +17,8 @@ const OTHER = { w: 'b', b: 'w' };
 const GLYPH = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F\uFE0E' };
 const PIECE_NAME = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
 const VALUE = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
+/* The lines the page asks for and shows under the board when #show-lines is on. */
+const LINES_SHOWN = 3;
 /* Boxer accepts a draw when its last search rated its side at most this (centipawns). */
 const DRAW_ACCEPT_CP = 0;
 const STATUS_TEXT = {
@@ -27,7 +31,8 @@ const ui = {};
 for (const id of ['board', 'status', 'notice', 'result', 'moves', 'colour', 'seconds', 'new-game', 'flip',
   'switch', 'sound', 'promotion', 'promotion-choices', 'promotion-cancel', 'engine-line', 'eval-bar', 'eval-fill',
   'eval-text', 'first', 'back', 'forward', 'last', 'takeback', 'offer-draw', 'resign', 'fen', 'load-fen', 'copy-fen',
-  'pgn', 'load-pgn', 'copy-pgn', 'download-pgn', 'player-top', 'player-bottom']) {
+  'pgn', 'load-pgn', 'copy-pgn', 'download-pgn', 'player-top', 'player-bottom', 'level', 'show-lines', 'lines-box',
+  'lines', 'lines-note']) {
   ui[id.replace(/-(.)/g, (_, c) => c.toUpperCase())] = document.getElementById(id);
 }
 
@@ -111,6 +116,8 @@ function bindControls() {
   });
   ui.switch.addEventListener('click', switchSides);
   ui.seconds.addEventListener('change', render);
+  ui.level.addEventListener('change', render);
+  ui.showLines.addEventListener('change', renderEngine);
   ui.promotionCancel.addEventListener('click', hidePromotion);
   ui.first.addEventListener('click', () => goTo(0));
   ui.back.addEventListener('click', () => goTo(game.view - 1));
@@ -133,15 +140,35 @@ function bindControls() {
   ui.downloadPgn.addEventListener('click', () => {
     ui.downloadPgn.href = URL.createObjectURL(new Blob([pgn() + '\n'], { type: 'application/x-chess-pgn' }));
   });
-  try {
-    ui.sound.checked = localStorage.getItem('boxer-sound') === 'on';
-  } catch (error) { /* storage may be off: sounds stay off */ }
-  ui.sound.addEventListener('change', () => {
-    try {
-      localStorage.setItem('boxer-sound', ui.sound.checked ? 'on' : 'off');
-    } catch (error) { /* not kept, then */ }
-  });
+  ui.sound.checked = recall('boxer-sound') === 'on';
+  ui.showLines.checked = recall('boxer-lines') === 'on';
+  const kept = recall('boxer-level');
+  if (kept !== null && ui.level.querySelector('option[value="' + Number(kept) + '"]')) ui.level.value = String(Number(kept));
+  ui.sound.addEventListener('change', () => keep('boxer-sound', ui.sound.checked ? 'on' : 'off'));
+  ui.showLines.addEventListener('change', () => keep('boxer-lines', ui.showLines.checked ? 'on' : 'off'));
+  ui.level.addEventListener('change', () => keep('boxer-level', ui.level.value));
   document.addEventListener('keydown', onPageKey);
+}
+
+/* A setting kept in the browser (sounds, the lines, the level), or null. */
+function recall(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (error) {
+    return null; /* storage may be off: the default, then */
+  }
+}
+
+/* Keeps a setting in the browser for the next visit. */
+function keep(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (error) { /* not kept, then */ }
+}
+
+/* The level the next search is given: 0 to Boxer.LEVEL_MAX (full strength). */
+function level() {
+  return Number(ui.level.value);
 }
 
 /* Copies a field's text to the clipboard, saying so on the button for a moment. */
@@ -373,11 +400,14 @@ function offerDraw() {
 function think() {
   const ply = game.plies.length;
   game.request++;
-  game.thinking = { id: game.request, ply, start: performance.now(), seconds: Number(ui.seconds.value) };
+  game.thinking = {
+    id: game.request, ply, start: performance.now(), seconds: Number(ui.seconds.value), level: level(),
+    lines: ui.showLines.checked ? LINES_SHOWN : 1,
+  };
   game.thoughts.delete(ply);
   worker.postMessage({
     id: game.request, fen: game.start.fen, moves: game.plies.map((p) => p.uci), seconds: game.thinking.seconds,
-    asked: performance.timeOrigin + game.thinking.start,
+    level: game.thinking.level, lines: game.thinking.lines, asked: performance.timeOrigin + game.thinking.start,
   });
   clearInterval(ticker);
   ticker = setInterval(renderStatus, 100);
@@ -393,15 +423,22 @@ function stopThinking() {
   startWorker();
 }
 
-/* A message from the worker: an iteration's report, or the answer, which is played. */
+/* A message from the worker: a line of an iteration's report, or the answer, which is played.
+ * An iteration reports its lines together, best first: line 1 starts the thought shown. */
 function onWorker(data) {
   const t = game.thinking;
   if (!t || data.id !== t.id) return;
   if (data.info) {
-    if (!data.info.bound) {
-      game.thoughts.set(t.ply, Object.assign({ ply: t.ply, searching: true }, data.info));
-      renderEngine();
+    const info = data.info;
+    const now = game.thoughts.get(t.ply);
+    if (info.bound || info.line > t.lines) return;
+    if (info.line === 1) {
+      game.thoughts.set(t.ply, Object.assign({ ply: t.ply, searching: true, level: t.level, wanted: t.lines }, info,
+        { lines: [info] }));
+    } else if (now) {
+      now.lines[info.line - 1] = info;
     }
+    renderEngine();
     return;
   }
   game.thinking = null;
@@ -418,7 +455,8 @@ function onWorker(data) {
   /* a move proven best late, or a table hit, can cut the final PV short: then the last
    * iteration's longer line for the same move stands in for the rest of it */
   const pv = data.answer.pv.length < 2 && last && last.pv[0] === data.answer.san ? last.pv : data.answer.pv;
-  game.thoughts.set(t.ply, Object.assign({ ply: t.ply }, data.answer, { searching: false, wall, pv }));
+  game.thoughts.set(t.ply, Object.assign({ ply: t.ply, level: t.level, wanted: t.lines }, data.answer,
+    { searching: false, wall, pv }));
   game.lastReply = { san: move.san, ms: wall };
   const follow = atEnd();
   const next = rules.play(state.fen, move.uci);
@@ -825,8 +863,9 @@ function renderPlayers() {
     for (let i = 0; i < Math.abs(more); i++) captured[more > 0 ? 'w' : 'b'].push(GLYPH[type]);
   }
   const top = game.flipped ? 'w' : 'b';
+  const boxer = 'Boxer' + (level() < Boxer.LEVEL_MAX ? ' (level ' + level() + ')' : '');
   for (const [el, colour] of [[ui.playerTop, top], [ui.playerBottom, OTHER[top]]]) {
-    const name = colour === game.human ? 'You' : 'Boxer';
+    const name = colour === game.human ? 'You' : boxer;
     const ahead = colour === 'w' ? lead : -lead;
     el.className = 'player' + (game.thinking && colour !== game.human ? ' thinking' : '');
     el.innerHTML = '<span class="swatch ' + colour + '"></span><span class="name">' + name + '</span>'
@@ -929,9 +968,11 @@ function numberedLine(ply, sans) {
 }
 
 /* The engine's line for the shown position (its search there, or the one that chose the move
- * that led there) in #engine-line, and the evaluation bar, both from White's side. */
+ * that led there) in #engine-line, the evaluation bar, both from White's side, and its top
+ * lines under the board. */
 function renderEngine() {
   const t = game.thoughts.get(game.view) || game.thoughts.get(game.view - 1);
+  renderLines(t);
   const bar = (percent, text, label) => {
     ui.evalFill.style.height = percent + '%';
     ui.evalText.textContent = text;
@@ -955,8 +996,11 @@ function renderEngine() {
     ui.engineLine.appendChild(span);
     ui.engineLine.appendChild(document.createTextNode(' '));
   };
-  add('head', head + (t.depth ? score : '') + (t.depth ? ' · ' : '') + depth + ' · ' + time);
+  const weaker = t.level < Boxer.LEVEL_MAX ? ' · level ' + t.level : '';
+  add('head', head + (t.depth ? score : '') + (t.depth ? ' · ' : '') + depth + ' · ' + time + weaker);
   add('pv', numberedLine(t.ply, t.pv));
+  ui.engineLine.dataset.level = String(t.level);
+  ui.engineLine.dataset.nodes = String(t.nodes);
   ui.engineLine.dataset.ms = t.searching ? '' : String(t.ms);
   ui.engineLine.dataset.wall = t.searching ? '' : String(Math.round(t.wall));
   ui.engineLine.dataset.waited = t.searching ? '' : String(t.waited || 0);
@@ -967,6 +1011,38 @@ function renderEngine() {
   const white = positionAt(t.ply).turn === 'w' ? 1 : -1;
   const percent = t.mate ? (white * t.mate > 0 ? 100 : 0) : 50 + 50 * (2 / (1 + Math.exp(-white * t.score / 400)) - 1);
   bar(percent.toFixed(1), score, 'Evaluation for White: ' + score);
+}
+
+/* The top lines of thought t (undefined: none yet) in #lines under the board, when #show-lines
+ * is on: each line's score from White's side and its moves, best first, the one Boxer played
+ * marked; a note says when the search there looked at one line, or played another. */
+function renderLines(t) {
+  ui.linesBox.hidden = !ui.showLines.checked;
+  document.body.classList.toggle('show-lines', ui.showLines.checked);
+  if (ui.linesBox.hidden) return;
+  const lines = t && t.lines ? t.lines.slice(0, LINES_SHOWN) : [];
+  ui.lines.innerHTML = '';
+  lines.forEach((line, i) => {
+    const item = document.createElement('li');
+    const played = !t.searching && t.line === i + 1;
+    const score = formatScore({ ply: t.ply, score: line.score, mate: line.mate }, 'w');
+    const moves = numberedLine(t.ply, line.pv);
+    item.className = played ? 'played' : '';
+    item.title = score + ' ' + moves + (played ? ' (played)' : '');
+    item.innerHTML = '<span class="score"></span> ' + (played ? '<span class="tag">played</span> ' : '') + '<span class="pv"></span>';
+    item.querySelector('.score').textContent = score;
+    item.querySelector('.pv').textContent = moves;
+    ui.lines.appendChild(item);
+  });
+  let note = '';
+  if (!t) note = game.thinking && game.thinking.ply === game.view ? 'Boxer is starting to think…' : 'No lines for this position yet.';
+  else if (!t.depth) note = 'Boxer played its only move.';
+  else if (t.wanted < LINES_SHOWN && lines.length < LINES_SHOWN) note = 'Boxer searched one line here; its next search shows three.';
+  else if (!t.searching && !(t.line >= 1 && t.line <= lines.length)) {
+    note = 'Boxer played ' + t.san + (t.level < Boxer.LEVEL_MAX ? ' (level ' + t.level + ')' : '') + ', not one of these.';
+  }
+  ui.linesNote.hidden = !note;
+  ui.linesNote.textContent = note;
 }
 
 /* The FEN of the shown position and the PGN of the game, unless the user is typing there. */

@@ -1,6 +1,6 @@
 /* boxer.js: loads one of the two WebAssembly builds (web/README.md) and wraps its exports for
  * the page, the Web Worker and the Node tests: state(fen), play(fen, move), think(fen, moves,
- * seconds, onLine) (boxer.wasm, the page's own build), choose(fen, moves, seconds) (engine.wasm,
+ * seconds, onLine, options) (boxer.wasm, the page's own build), choose(fen, moves, seconds) (engine.wasm,
  * the course's drop-in) and bench(depth). Strings travel through the module's argument buffer
  * (web_input). One import object serves both: the course's { env: { __memory_base: 0 } } and
  * the page build's clock (env.web_now) and search report (env.web_progress). */
@@ -10,18 +10,26 @@
   const INPUT_SIZE = 32768; /* WEB_BUFFER in engine.c */
 
   /* report_text's line in engine.c ("depth  9  score cp    31  nodes  ...  time  ... ms
-   * pv e4 e5 ..." with " (lower bound)" or " (upper bound)" after an aspiration fail). */
-  const LINE = /^depth\s+(\d+)\s+score (cp|mate)\s+(-?\d+)\s+nodes\s+(\d+)\s+time\s+(\d+) ms\s+pv ?(.*?)(?: \((lower|upper) bound\))?\s*$/;
+   * pv e4 e5 ...", "depth  9  line 2  score ..." when several lines are searched, with
+   * " (lower bound)" or " (upper bound)" after an aspiration fail). */
+  const LINE = /^depth\s+(\d+)(?:\s+line\s+(\d+))?\s+score (cp|mate)\s+(-?\d+)\s+nodes\s+(\d+)\s+time\s+(\d+) ms\s+pv ?(.*?)(?: \((lower|upper) bound\))?\s*$/;
 
-  /* One iteration's report as { depth, score, mate, nodes, ms, pv: [SAN], bound }, or null.
-   * score is in centipawns and mate in moves (0: none), both for the side to move. */
+  /* The level of full strength and the most lines web_think takes (LEVEL_MAX and
+   * WEB_LINES_MAX in engine.c). */
+  const LEVEL_MAX = 20;
+  const LINES_MAX = 5;
+
+  /* One iteration's report as { depth, line, score, mate, nodes, ms, pv: [SAN], bound }, or
+   * null. line counts from 1 (the best; 1 also when one line is searched); score is in
+   * centipawns and mate in moves (0: none), both for the side to move. */
   function parseLine(line) {
     const m = LINE.exec(line);
     if (!m) return null;
-    const value = Number(m[3]);
+    const value = Number(m[4]);
     return {
-      depth: Number(m[1]), score: m[2] === 'cp' ? value : 0, mate: m[2] === 'mate' ? value : 0,
-      nodes: Number(m[4]), ms: Number(m[5]), pv: m[6] ? m[6].split(' ') : [], bound: m[7] || '',
+      depth: Number(m[1]), line: m[2] ? Number(m[2]) : 1, score: m[3] === 'cp' ? value : 0,
+      mate: m[3] === 'mate' ? value : 0, nodes: Number(m[5]), ms: Number(m[6]), pv: m[7] ? m[7].split(' ') : [],
+      bound: m[8] || '',
     };
   }
 
@@ -65,17 +73,25 @@
       });
     }
 
-    /* The engine's choice after fen and moves (coordinates), about seconds of thought:
-     * { move, san, score, mate, depth, nodes, ms, pv: [SAN] } or { error }; onLine gets each
-     * finished iteration (parseLine's object) while it searches. */
-    function think(fen, moves, seconds, onIteration) {
+    /* The engine's choice after fen and moves (coordinates), about seconds of thought, at
+     * options.level (0 to LEVEL_MAX, the default: full strength) with options.lines lines
+     * (1, the default, to LINES_MAX): { move, san, score, mate, depth, nodes, ms, pv: [SAN],
+     * line (the number of the line played, 0: none), lines: [{ score, mate, pv: [SAN] }] } or
+     * { error }; onIteration gets each line of each finished iteration (parseLine's object) while it
+     * searches. */
+    function think(fen, moves, seconds, onIteration, options) {
+      const level = options && options.level !== undefined ? options.level : LEVEL_MAX;
+      const lines = options && options.lines !== undefined ? options.lines : 1;
       onLine = (line) => {
         const info = parseLine(line);
         if (info && onIteration) onIteration(info);
       };
       try {
-        const answer = JSON.parse(read(e.web_think(...write([fen, moves.join(' ')]), seconds)));
-        if (!answer.error) answer.pv = answer.pv ? answer.pv.split(' ') : [];
+        const answer = JSON.parse(read(e.web_think(...write([fen, moves.join(' ')]), seconds, level, lines)));
+        if (!answer.error) {
+          answer.pv = answer.pv ? answer.pv.split(' ') : [];
+          for (const l of answer.lines) l.pv = l.pv ? l.pv.split(' ') : [];
+        }
         return answer;
       } finally {
         onLine = null;
@@ -103,7 +119,7 @@
     return fromBytes(await response.arrayBuffer());
   }
 
-  const Boxer = { fromBytes, load, parseLine };
+  const Boxer = { fromBytes, load, parseLine, LEVEL_MAX, LINES_MAX };
   if (typeof module === 'object' && module.exports) module.exports = Boxer;
   else root.Boxer = Boxer;
 })(typeof self !== 'undefined' ? self : this);

@@ -1,10 +1,11 @@
 /* worker.js: the engine thinks here, off the page's thread, so the board never freezes. It runs
  * boxer.wasm, the page's own build, whose clock is this worker's performance.now().
- * Message in: { id, fen, moves (coordinates from fen), seconds, asked (when the page asked, in
- * performance.timeOrigin + performance.now() milliseconds) }. Out, for that id: { id, info }
- * after each finished iteration of the search (Boxer.parseLine's object), then once
- * { id, answer } (boxer.think's object, with wall: the milliseconds the call took) or
- * { id, error }. A search cannot be interrupted: the page ends this worker to stop one. */
+ * Message in: { id, fen, moves (coordinates from fen), seconds, level, lines, asked (when the
+ * page asked, in performance.timeOrigin + performance.now() milliseconds) }. Out, for that id:
+ * { id, info } for each line of each finished iteration of the search (Boxer.parseLine's
+ * object), then once { id, answer } (boxer.think's object, with wall: the milliseconds the
+ * call took) or { id, error }. A search cannot be interrupted: the page ends this worker to
+ * stop one. */
 'use strict';
 importScripts('boxer.js');
 
@@ -18,7 +19,7 @@ const engine = Boxer.load('boxer.wasm').then((boxer) => {
 });
 
 onmessage = async (event) => {
-  const { id, fen, moves, seconds, asked } = event.data;
+  const { id, fen, moves, seconds, level, lines, asked } = event.data;
   try {
     const boxer = await engine;
     const start = performance.now();
@@ -26,7 +27,7 @@ onmessage = async (event) => {
      * search was dropped) first loads and warms up, and the search gets what is left. */
     const waited = asked ? Math.min(seconds, Math.max(0, performance.timeOrigin + start - asked) / 1000) : 0;
     const left = Math.max(MIN_SECONDS, seconds - waited);
-    const answer = boxer.think(fen, moves, left, (info) => postMessage({ id, info }));
+    const answer = boxer.think(fen, moves, left, (info) => postMessage({ id, info }), { level, lines });
     if (answer.error) throw new Error(answer.error);
     answer.wall = performance.now() - start;
     answer.waited = Math.round(waited * 1000);

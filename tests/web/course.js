@@ -100,12 +100,14 @@ async function main() {
       slowest = Math.max(slowest, ms);
       check(Number.isInteger(index) && index >= 0 && index < list.length,
         'index ' + index + ' of ' + list.length + ' for ' + fen + ' [' + list.join(' ') + ']');
+      /* each call within its limit: the module has no clock, so it budgets by nodes at a third
+       * of its measured speed (engine.c, WASM_NODES_PER_SECOND), which covers a loaded machine */
+      check(ms < 1000, 'a 1-second call took ' + ms.toFixed(0) + ' ms for ' + fen);
       total += ms;
     }
   }
   console.log(fens.length + ' positions, ' + calls + ' calls of 1 s: mean ' + (total / calls).toFixed(0)
     + ' ms, slowest ' + slowest.toFixed(0) + ' ms');
-  check(total / calls < 1000, '1-second calls take less than 1 s on average');
 
   /* The course's own call: 3 seconds, on a fresh instance each time, as a page load would. */
   for (const fen of ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
@@ -127,8 +129,10 @@ async function main() {
   check(courseCall(instance, '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', '', 1).index === -1, 'checkmated side gives -1');
   const illegal = courseCall(instance, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'e5 Qh5 e4', 1);
   check(illegal.index === 2, 'illegal tokens are never chosen: index ' + illegal.index);
+  /* at once: a search would take most of the 3 s; the bound leaves 500 ms for a loaded 2-core
+   * machine to hold up this process */
   const lone = courseCall(instance, '7k/8/8/8/8/8/r7/K7 w - - 0 1', 'Kxa2', 3);
-  check(lone.index === 0 && lone.ms < 100, 'a single legal move comes back at once (' + lone.ms.toFixed(0) + ' ms)');
+  check(lone.index === 0 && lone.ms < 500, 'a single legal move comes back at once (' + lone.ms.toFixed(0) + ' ms)');
 
   /* Memory below 64 KiB is the caller's: a search leaves it as the caller wrote it. */
   const memory = new Uint8Array(instance.exports.memory.buffer);

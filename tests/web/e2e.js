@@ -1,14 +1,16 @@
 /* tests/web/e2e.js [SCREENSHOT]: web/index.html in headless Chromium. Plays 1.e4 by clicking at
  * 1 second a move, then a knight move by dragging at 3 seconds, checking the engine's legal
  * replies, its score, depth and principal variation while it searches and after, and the time
- * it took (below the setting, at least 70% of it); saves a screenshot (default
+ * it took (within the setting on the worker's clock, at least 70% of it); saves a screenshot (default
  * /tmp/boxer-web.png). Then: taking back (also during a search), stepping back with a click
  * and the ← key and playing on from there, the keyboard on the squares, FEN set-up and its
  * errors (in the field and in the address), PGN export and import (and a bad PGN's message),
  * the time of a move made on a new worker (a search dropped for a new game), resigning, a draw
- * offer declined and accepted, a promotion through the dialog and a checkmate with its PGN.
- * Last, times a course-style choose_move(0, fenLength + 1, 3) of engine.wasm inside the
- * browser, which must return within 3 s. Ends with "N passed, N failed". */
+ * offer declined and accepted, a promotion through the dialog and a checkmate with its PGN;
+ * the strength (the level the worker and web_think are given, a low level's quick legal
+ * reply, the choice kept for the next visit) and the top three lines under the board (shown
+ * while Boxer thinks and after, sorted and distinct, the move played marked). Last, times a course-style choose_move(0, fenLength + 1, 3) of engine.wasm inside the
+ * browser, which must return within 3 s. Ends with "N passed, N failed, N skipped". */
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -22,10 +24,15 @@ const SCORE = /([+\u2212]?\d+\.\d\d|#-?\d+) · depth (\d+) · /;
 
 let pass = 0;
 let fail = 0;
+let skipped = 0;
 function check(ok, what) {
   if (ok) pass++;
   else fail++;
   console.log((ok ? 'ok   ' : 'FAIL ') + what);
+}
+function skip(what) {
+  skipped++;
+  console.log('skip ' + what);
 }
 
 /* Runs a self-contained function with arguments in the page. */
@@ -75,6 +82,120 @@ async function timeParts(page) {
     + await page.getAttribute('#engine-line', 'data-ms') + ' ms';
 }
 
+/* The slack of the wall time over the setting: the answer's message from the worker back to
+ * the page, which a loaded 2-core machine (other tests, other builds) can hold up for a while,
+ * as page.js allows the module's call in Node. */
+const WALL_SLACK_MS = 250;
+
+/* Checks the time of the engine's last move at `seconds` a move. On the worker's clock, its
+ * start and the search keep strictly within the setting (the search gets what the start left);
+ * on the page's clock the move takes at least 70% of the setting and at most the setting and
+ * WALL_SLACK_MS. Returns the wall time. */
+async function checkTime(page, seconds, what) {
+  const limit = seconds * 1000;
+  const wall = await lastWall(page);
+  const ms = Number(await page.getAttribute('#engine-line', 'data-ms'));
+  const waited = Number(await page.getAttribute('#engine-line', 'data-waited'));
+  check(waited + ms < limit, what + ': the worker\'s start and the search keep within ' + limit + ' ms ('
+    + await timeParts(page) + ')');
+  check(wall >= 0.7 * limit && wall < limit + WALL_SLACK_MS, what + ': ' + wall + ' ms on the page\'s clock ('
+    + 0.7 * limit + ' to ' + (limit + WALL_SLACK_MS) + ')');
+  return wall;
+}
+
+/* The worker's messages so far (window.sentToWorker). */
+function sentToWorker(page) {
+  return page.evaluate(() => window.sentToWorker.map((m) => ({ level: m.level, lines: m.lines })));
+}
+
+/* The lines under the board: [{ score (White's side, a mate as +-(100000 - moves)), text,
+ * first (its first move), played }]. */
+function shownLines(page) {
+  return page.$$eval('#lines li', (items) => items.map((li) => {
+    const score = li.querySelector('.score').textContent.replace('\u2212', '-');
+    const mate = /^#(-?\d+)$/.exec(score);
+    const value = mate ? Math.sign(Number(mate[1])) * (100000 - Math.abs(Number(mate[1]))) : Math.round(Number(score) * 100);
+    const pv = li.querySelector('.pv').textContent;
+    return { score: value, text: score + ' ' + pv, first: pv.split(' ').find((w) => !/^\d+\.+$/.test(w)),
+      played: li.classList.contains('played') };
+  }));
+}
+
+/* The strength and the lines: the default (full strength, one line, no lines shown) as the
+ * worker was given it so far; level 0 with three lines given to the worker, a legal reply
+ * well within the setting, the level named; both choices kept across a reload; at full
+ * strength three lines under the board while Boxer thinks and after, sorted best first for
+ * the side to move, distinct, legal, the one played marked; hidden again when turned off. */
+async function checkLevelsAndLines(page, server, rules, before) {
+  check(before.length > 0 && before.every((m) => m.level === 20 && m.lines === 1) && await page.inputValue('#level') === '20'
+    && !await page.isChecked('#show-lines') && await page.isHidden('#lines-box'),
+  'by default Boxer plays at full strength (level 20) with one line, and no lines are shown: '
+    + before.length + ' searches asked');
+  const labels = await page.$$eval('#level option', (options) => options.map((o) => o.textContent));
+  check(labels.length === 21 && labels[0] === 'Full strength' && labels[20] === 'Level 0 (beginner)'
+    && await page.$eval('#level', (el) => el.labels.length === 1 && /^Strength/.test(el.labels[0].textContent)),
+  'the strength is a labelled choice: ' + labels[0] + ', ' + labels[1] + ' ... ' + labels[20]);
+
+  /* Level 0 with the lines on, at 3 s a move: the worker and web_think get both; the reply
+   * is legal and comes well before the 3 s. */
+  await page.goto('about:blank');
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-state="play"]');
+  await page.selectOption('#level', '0');
+  await page.check('#show-lines');
+  await page.selectOption('#seconds', '3');
+  await page.selectOption('#colour', 'w');
+  await page.click('#new-game');
+  await clickMove(page, 'e2', 'e4');
+  await waitMoves(page, 2);
+  const sent = (await sentToWorker(page)).pop();
+  const reply = (await shownMoves(page))[1];
+  const wall = await lastWall(page);
+  const nodes = Number(await page.getAttribute('#engine-line', 'data-nodes'));
+  const head = await page.textContent('#engine-line .head');
+  check(sent.level === 0 && sent.lines === 3 && await page.getAttribute('#engine-line', 'data-level') === '0',
+    'level 0 and three lines are what the worker and web_think get: ' + JSON.stringify(sent));
+  check(rules.play(START, 'e4').moves.some((m) => m.san === reply) && wall < 1500 && nodes < 5000 && /level 0/.test(head)
+    && /\(level 0\)/.test(await page.textContent('#player-top')),
+  'at level 0 Boxer answers 1.e4 with a legal ' + reply + ' in ' + wall + ' ms at 3 s a move, ' + nodes
+    + ' nodes, the level named: ' + head);
+  const lowLines = await shownLines(page);
+  check(lowLines.length === 3, 'at level 0 the three best of its lines are shown: ' + lowLines.map((l) => l.text).join(' | '));
+
+  /* Both choices are kept for the next visit. */
+  await page.reload();
+  await page.waitForSelector('body[data-state="play"]');
+  check(await page.inputValue('#level') === '0' && await page.isChecked('#show-lines') && await page.isVisible('#lines-box'),
+    'the level and the lines are kept across a reload');
+
+  /* Full strength with the lines on, at 2 s: three lines while it searches and after. */
+  await page.selectOption('#level', '20');
+  await page.selectOption('#seconds', '2');
+  await clickMove(page, 'd2', 'd4');
+  await page.waitForFunction(() => document.body.dataset.state === 'thinking'
+    && document.querySelectorAll('#lines li').length === 3, null, { timeout: 5000 })
+    .then(() => check(true, 'while Boxer searches, three lines show under the board'),
+      () => check(false, 'while Boxer searches, three lines show under the board'));
+  await waitMoves(page, 2);
+  const played = (await shownMoves(page))[1];
+  const lines = await shownLines(page);
+  const afterD4 = rules.play(START, 'd4');
+  const firsts = lines.map((l) => l.first);
+  const marked = lines.filter((l) => l.played);
+  console.log('     lines after 1.d4: ' + lines.map((l) => l.text.slice(0, 40)).join(' | '));
+  check(lines.length === 3 && lines.every((l, i) => i === 0 || l.score >= lines[i - 1].score)
+    && new Set(firsts).size === 3 && firsts.every((san) => afterD4.moves.some((m) => m.san === san)),
+  'after the search three lines, sorted best first for Black, distinct and legal: ' + firsts.join(' '));
+  const note = await page.textContent('#lines-note');
+  check(marked.length === 1 ? marked[0].first === played : marked.length === 0 && note.includes(played),
+    'the line Boxer played (' + played + ') is marked, or named when none of the three');
+  check(SCORE.test(await page.textContent('#engine-line')) && (await page.textContent('#eval-text')).length > 0,
+    'the engine line and the evaluation bar still show the score: ' + await page.textContent('#engine-line .head'));
+  await page.screenshot({ path: screenshot.replace(/(\.png)?$/, '-lines.png') });
+  await page.uncheck('#show-lines');
+  check(await page.isHidden('#lines-box'), 'turning the lines off hides them');
+}
+
 async function main() {
   const bytes = fs.readFileSync(path.join(root, 'web', 'engine.wasm'));
   const rules = await require(path.join(root, 'web', 'boxer.js')).fromBytes(fs.readFileSync(path.join(root, 'web', 'boxer.wasm')));
@@ -83,6 +204,15 @@ async function main() {
   const times = {};
   try {
     const page = await browser.context.newPage();
+    /* every message the page sends its worker, in window.sentToWorker */
+    await page.addInitScript(() => {
+      window.sentToWorker = [];
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        window.sentToWorker.push(message);
+        return post.call(this, message, ...rest);
+      };
+    });
     const errors = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
@@ -103,9 +233,8 @@ async function main() {
     check(afterE4.moves.some((m) => m.san === two[1]), 'the reply ' + two[1] + ' is legal after 1.e4');
     check(/Boxer played/.test(await page.textContent('#status')), '#status tells the reply: ' + await page.textContent('#status'));
     await checkLine(page, two[1], '1... ');
-    times[1] = await lastWall(page);
-    check(times[1] < 1000 && times[1] >= 700, 'at 1 s a move the engine took ' + times[1] + ' ms (700 to 1000; '
-      + await timeParts(page) + ')');
+    times[1] = await checkTime(page, 1, 'at 1 s a move');
+    const firstSearches = await sentToWorker(page);
 
     /* Drag the g1 knight to f3 at three seconds; the engine's line shows while it searches. */
     await page.selectOption('#seconds', '3');
@@ -128,9 +257,7 @@ async function main() {
     check(four[2] === 'Nf3', 'dragging g1 to f3 plays Nf3: ' + four[2]);
     check(!afterNf3.error && afterNf3.moves.some((m) => m.san === four[3]), 'the reply ' + four[3] + ' is legal');
     await checkLine(page, four[3], '2... ');
-    times[3] = await lastWall(page);
-    check(times[3] < 3000 && times[3] >= 2100, 'at 3 s a move the engine took ' + times[3] + ' ms (2100 to 3000; '
-      + await timeParts(page) + ')');
+    times[3] = await checkTime(page, 3, 'at 3 s a move');
     const evalHeight = await page.$eval('#eval-fill', (el) => parseFloat(el.style.height));
     check(evalHeight > 0 && evalHeight < 100 && (await page.textContent('#eval-text')).length > 0,
       'the evaluation bar shows the score: ' + evalHeight + '% ' + await page.textContent('#eval-text'));
@@ -248,12 +375,10 @@ async function main() {
     await page.selectOption('#colour', 'b');
     await page.click('#new-game');
     await waitMoves(page, 1);
-    const restart = await lastWall(page);
     const waited = Number(await page.getAttribute('#engine-line', 'data-waited'));
-    const what = 'a new game during a search: Boxer moves first on a new worker in ' + restart + ' ms (700 to 1000; '
-      + await timeParts(page) + ')';
-    if (waited >= 950) console.log('skip ' + what + ': the worker\'s start took the whole second');
-    else check(restart < 1000 && restart >= 700, what);
+    const what = 'a new game during a search: Boxer moves first on a new worker';
+    if (waited >= 950) skip(what + ' (' + await timeParts(page) + '): the worker\'s start took the whole second');
+    else await checkTime(page, 1, what);
 
     /* Resigning ends the game; the result stays while looking back. */
     await page.selectOption('#colour', 'w');
@@ -316,6 +441,9 @@ async function main() {
     const pgn = await page.inputValue('#pgn');
     check(/\[Result "1-0"\]/.test(pgn) && /\[FEN "6k1\/5ppp/.test(pgn) && /1\. Rd8# 1-0$/.test(pgn), 'the PGN holds the game: ' + JSON.stringify(pgn));
 
+    await checkLevelsAndLines(page, server, rules, firstSearches);
+    check(errors.length === 0, 'no errors in the page with levels and lines' + (errors.length ? ': ' + errors.join('; ') : ''));
+
     /* The course's call inside the browser: 3 seconds, two positions. */
     const timing = await inPage(page, measure, [Array.from(bytes), FENS.slice(0, 2), 3]);
     for (const call of timing.calls) {
@@ -327,12 +455,12 @@ async function main() {
     server.close();
   }
   console.log('the page\'s engine in Chromium: ' + times[1] + ' ms at 1 s a move, ' + times[3] + ' ms at 3 s');
-  console.log(pass + ' passed, ' + fail + ' failed');
+  console.log(pass + ' passed, ' + fail + ' failed, ' + skipped + ' skipped');
   process.exitCode = fail ? 1 : 0;
 }
 
 main().catch((error) => {
   console.log('FAIL ' + (error && error.stack || error));
-  console.log(pass + ' passed, ' + (fail + 1) + ' failed');
+  console.log(pass + ' passed, ' + (fail + 1) + ' failed, ' + skipped + ' skipped');
   process.exitCode = 1;
 });

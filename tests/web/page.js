@@ -3,7 +3,8 @@
  * export the course's choose_move, and web_think answers with a legal move, its score, depth and
  * a principal variation that starts with it, reports finished iterations while it searches, keeps
  * to the page's clock, finds a mate, counts the game's earlier positions for repetitions, plays a
- * lone legal move at once, and names bad input.
+ * lone legal move at once, names bad input, searches three lines (sorted, distinct, reported
+ * line by line) and plays at a level (level 0: at once, four lines, a free queen still taken).
  * Ends with "N passed, N failed". */
 'use strict';
 const fs = require('fs');
@@ -43,8 +44,13 @@ async function main() {
     + answer.score + ', ' + answer.depth + ', ' + answer.pv.join(' '));
   /* the page's clock stops it (without it, it would search to depth 64); a quarter second of
    * slack for a loaded machine, where a process may wait that long for a core (e2e.js holds
-   * the page to the setting itself) */
-  check(ms < 1250 && ms >= 700 && Math.abs(answer.ms - ms) < 50, 'keeps to the clock: ' + ms.toFixed(0) + ' ms for 1 s');
+   * the search to the setting on the worker's clock) */
+  check(ms < 1250 && ms >= 700, 'keeps to the clock: ' + ms.toFixed(0) + ' ms for 1 s');
+  /* the module reads the page's clock (env.web_now): its own time of the call is the one
+   * measured here but for the strings passed in and the JSON passed out, which take a few ms;
+   * 250 ms of slack for a loaded machine, as above */
+  check(Math.abs(answer.ms - ms) < 250, 'the module\'s time is the page\'s clock: ' + answer.ms + ' ms, measured '
+    + ms.toFixed(0) + ' ms');
   const depths = lines.map((l) => l.depth);
   check(lines.length >= 2 && depths.every((d, i) => i === 0 || d >= depths[i - 1]) && lines.every((l) => l.pv.length > 0)
     && lines[lines.length - 1].depth <= answer.depth + 1, 'reports each iteration while it searches: depths ' + depths.join(' '));
@@ -67,7 +73,44 @@ async function main() {
   check(/checkmate/.test(boxer.think('7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', [], 1, null).error), 'no move to play: checkmate is named');
   check(/seconds/.test(boxer.think(START, [], 0, null).error), '0 seconds is refused');
   check(Boxer.parseLine('depth 12  score mate  -3  nodes 123  time 45 ms  pv Kh1 Qg2# (upper bound)').mate === -3
-    && Boxer.parseLine('nodes 5') === null, 'parseLine reads report_text\'s lines');
+    && Boxer.parseLine('depth 12  score cp 5  nodes 1  time 4 ms  pv e4').line === 1
+    && Boxer.parseLine('depth  8  line 2  score cp   -10  nodes 1  time 4 ms  pv d4 d5').line === 2
+    && Boxer.parseLine('nodes 5') === null, 'parseLine reads report_text\'s lines, with and without a line number');
+
+  /* Three lines (MultiPV): the answer's lines, best first, distinct, legal, from the last
+   * finished iteration, whose reports came in order line 1, 2, 3; the number of the one played
+   * (line 1 unless a move proved better during the next iteration; 0 if none of them). */
+  const reports = [];
+  const three = boxer.think(START, ['e2e4'], 1, (info) => reports.push(info), { lines: 3 });
+  const afterE4 = boxer.play(START, 'e4');
+  const firsts = three.lines.map((l) => l.pv[0]);
+  console.log('     three lines after 1.e4: ' + three.lines.map((l) => l.score + ' ' + l.pv.slice(0, 3).join(' ')).join(' | '));
+  check(three.lines.length === 3 && three.lines.every((l, i) => i === 0 || l.score <= three.lines[i - 1].score)
+    && new Set(firsts).size === 3 && firsts.every((san) => afterE4.moves.some((m) => m.san === san)),
+  'three lines, sorted best first, distinct and legal: ' + firsts.join(' '));
+  const exact = reports.filter((r) => !r.bound);
+  check(exact.length >= 6 && exact.every((r, i) => r.line === i % 3 + 1 && r.depth === exact[i - r.line + 1].depth)
+    && exact.slice(-3).map((r) => r.pv[0]).join(' ') === firsts.join(' '),
+  'each finished iteration reports lines 1, 2, 3 in turn, the last one as the answer has them');
+  check(three.pv[0] === three.san && (three.line >= 1 ? firsts[three.line - 1] === three.san : !firsts.includes(three.san)),
+    'the line played is marked: line ' + three.line + ', ' + three.san);
+  check(boxer.think(START, ['e2e4'], 0.3, null).lines.length === 1, 'one line by default');
+
+  /* Levels: web_think is given the level (below full strength the search takes four lines,
+   * few nodes); level 0 answers at once with a legal move, and still takes a free queen. */
+  const levelReports = [];
+  const low = boxer.think(START, ['e2e4'], 3, (info) => levelReports.push(info), { level: 0 });
+  check(afterE4.moves.some((m) => m.uci === low.move) && low.ms < 300 && low.nodes < 5000
+    && levelReports.some((r) => r.line === 4) && low.lines.length === 1,
+  'level 0: a legal move (' + low.san + ', line ' + low.line + ') in ' + low.ms + ' ms and ' + low.nodes
+    + ' nodes, four lines searched, one answered');
+  const full = boxer.think(START, ['e2e4'], 0.3, (info) => levelReports.push(info), { level: 20 });
+  check(full.nodes > 5 * low.nodes, 'level 20 is full strength: ' + full.nodes + ' nodes in 0.3 s');
+  const queen = [];
+  for (let i = 0; i < 5; i++) queen.push(boxer.think('k7/8/8/3q4/8/8/8/K2R4 w - - 0 1', [], 1, null, { level: 0 }).san);
+  check(queen.every((san) => san === 'Rxd5'), 'level 0 takes a free queen every time: ' + queen.join(' '));
+  check(/level/.test(boxer.think(START, [], 1, null, { level: 21 }).error)
+    && /lines/.test(boxer.think(START, [], 1, null, { lines: 0 }).error), 'a bad level or number of lines is named');
   console.log(pass + ' passed, ' + fail + ' failed');
   process.exitCode = fail ? 1 : 0;
 }
