@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <float.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/stat.h>
@@ -40,7 +40,12 @@
 #endif
 
 /* Threads: POSIX threads, and GCC's and Clang's atomic built-ins for the few words threads
- * share (C99 has neither); without them a search runs on one thread. */
+ * share (C99 has neither); without them a search runs on one thread. glibc before 2.34 keeps
+ * its threads in a library of their own, linked only with -pthread (which defines _REENTRANT):
+ * the plain `cc -std=c99 -O2 engine.c movement.c extra.c` then builds a one-thread engine. */
+#if HAVE_POSIX && defined(__GLIBC__) && (__GLIBC__ < 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ < 34)) && !defined(_REENTRANT)
+#define ENGINE_NO_THREADS
+#endif
 #if HAVE_POSIX && (defined(__GNUC__) || defined(__clang__)) && !defined(ENGINE_NO_THREADS)
 #include <pthread.h>
 #define HAVE_THREADS 1
@@ -1145,6 +1150,9 @@ static int table_file_release(TableFile *f)
     /* a name of its own for each process (its stack's address differs where addresses are
      * randomized, the clock elsewhere), so that calls at once do not write one file */
     snprintf(tmp, sizeof tmp, "%s.%lx.tmp", f->path, (unsigned long)((uintptr_t)&out ^ (uintptr_t)clock()) & 0xFFFFFFUL);
+#ifdef SIGXFSZ
+    signal(SIGXFSZ, SIG_IGN); /* a file size limit fails the write, not the process */
+#endif
     out = fopen(tmp, "wb");
     ok = out && fwrite(f->base, 1, f->size, out) == f->size;
     ok = out && fclose(out) == 0 && ok;

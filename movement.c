@@ -35,6 +35,7 @@ static int parse_ep(Board *b, const char *s, char *err, size_t err_size);
 static int parse_counter(const char *s, int min, int *out);
 static int check_material(const Board *b, char *err, size_t err_size);
 static void drop_unsupported_castling(Board *b, int xfen);
+static int castling_fits(const Board *b, int right, int rook);
 static char castle_letter(const Board *b, int right);
 static int ep_capture_possible(const Board *b, int ep, int side);
 static void add_move(MoveList *l, int from, int to, int promo, int kind);
@@ -466,17 +467,22 @@ static int castle_right_of(const Board *b, int c, int xfen, int *right, int *roo
     return 1;
 }
 
-/* Reads the castling field: KQkq for the rooks in the corners, a king on e1 or e8; with a file
- * letter in the field, or on a Chess960 board, as X-FEN. Rights without their king or rook are
- * dropped. */
+/* Reads the castling field: KQkq for the rooks in the corners, a king on e1 or e8; as X-FEN
+ * with a file letter in the field, on a Chess960 board, or when a K, Q, k or q cannot name a
+ * standard castling (its king off the e-file or no rook in its corner: a Chess960 position
+ * written in X-FEN, as GUIs and our match's PGN write them). Rights without their king or rook
+ * are dropped. */
 static int parse_castling(Board *b, const char *s, int chess960, char *err, size_t err_size)
 {
     int xfen = chess960, right, rook;
     const char *c;
     if (strcmp(s, "-") == 0)
         return 1;
-    for (c = s; *c; c++)
+    for (c = s; *c; c++) {
         xfen |= (*c >= 'A' && *c <= 'H') || (*c >= 'a' && *c <= 'h');
+        if (castle_right_of(b, (unsigned char)*c, 0, &right, &rook))
+            xfen |= !castling_fits(b, right, rook) || square_file(b->king_sq[right >> 1]) != 4;
+    }
     for (; *s; s++) {
         if (!castle_right_of(b, (unsigned char)*s, xfen, &right, &rook)) {
             snprintf(err, err_size, "unexpected character '%c' in the castling field", *s);
@@ -491,6 +497,15 @@ static int parse_castling(Board *b, const char *s, int chess960, char *err, size
     }
     drop_unsupported_castling(b, xfen);
     return 1;
+}
+
+/* Returns 1 if right can castle the king with the rook on rook: the king on the first rank, the
+ * rook on it on the right's side of the king (any file with X-FEN, the corner without). */
+static int castling_fits(const Board *b, int right, int rook)
+{
+    int color = right >> 1, king = b->king_sq[color];
+    return square_rank(king) == (color == WHITE ? 0 : 7) && b->squares[rook] == make_piece(color, ROOK)
+           && (right & 1 ? square_file(rook) < square_file(king) : square_file(rook) > square_file(king));
 }
 
 /* Returns 1 if a pawn of `side` stands next to the pawn that just passed ep. */
@@ -581,9 +596,7 @@ static void drop_unsupported_castling(Board *b, int xfen)
         int color = right >> 1, king = b->king_sq[color], rook = b->castle_rook[right];
         if (!(b->castling & (1 << right)))
             continue;
-        if (square_rank(king) != (color == WHITE ? 0 : 7) || (!xfen && square_file(king) != 4)
-            || b->squares[rook] != make_piece(color, ROOK)
-            || (right & 1 ? square_file(rook) > square_file(king) : square_file(rook) < square_file(king))) {
+        if (!castling_fits(b, right, rook) || (!xfen && square_file(king) != 4)) {
             b->castling &= ~(1 << right);
             b->castle_rook[right] = NO_SQUARE;
         }

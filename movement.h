@@ -211,7 +211,8 @@ static inline uint64_t slider_attacks(int type, int sq, uint64_t occupied)
 
 /* Parses FEN into b. Returns 1, or 0 with a one-line reason in err. The castling field is
  * KQkq, the rooks in the corners and the king on e1/e8, or Shredder-FEN's and X-FEN's file
- * letters (HAha), which make the board Chess960 if a right is not standard. */
+ * letters (HAha), or X-FEN's KQkq where they cannot be standard (the outermost rook on that
+ * side of a king off the e-file); the board is Chess960 if a right is not standard. */
 int board_from_fen(Board *b, const char *fen, char *err, size_t err_size);
 /* As board_from_fen; with chess960 set (UCI_Chess960), the board is Chess960 and KQkq name
  * the outermost rook on that side of the king (X-FEN). */

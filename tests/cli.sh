@@ -73,6 +73,13 @@ expect_choice 0 "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq -
 # in a warning).
 expect_clean 2 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1" "0-0 Kd1" 0.2
 expect_clean 2 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1" "0-0-0 O-O" 0.2
+# Chess960 castling: X-FEN's KQkq (the outermost rooks, the king off the e-file) and
+# Shredder-FEN's file letters name the same rights, and O-O / O-O-O the castlings.
+expect_clean 2 "bq2rkrn/pppppppp/8/8/8/8/PPPPPPPP/BQ2RKRN w KQkq - 0 1" "O-O O-O-O" 0.2
+expect_clean 2 "bq2rkrn/pppppppp/8/8/8/8/PPPPPPPP/BQ2RKRN w GEge - 0 1" "O-O O-O-O" 0.2
+run d "bq2rkrn/pppppppp/8/8/8/8/PPPPPPPP/BQ2RKRN w GEge - 0 1"
+if grep -q '^fen bq2rkrn/pppppppp/8/8/8/8/PPPPPPPP/BQ2RKRN w KQkq - 0 1$' "$tmp/out"; then ok; else
+  bad "Shredder-FEN GEge is written back as X-FEN KQkq: $out"; fi
 expect_clean 3 "$START" "e2e4 g1f3 Ng1h3" 0.2
 
 # Deterministic limits: the same answer twice.

@@ -22,8 +22,8 @@ static void expect(int ok, const char *what)
     }
 }
 
-/* Writes the file an input describes to path; returns its size, or 0 if it cannot. */
-static size_t make_file(const char *path, const uint8_t *data, size_t size)
+/* Writes the file an input describes to path (perhaps empty); returns 1, or 0 if it cannot. */
+static int make_file(const char *path, const uint8_t *data, size_t size)
 {
     static unsigned char file[1 << 22];
     size_t length = size - 1, i;
@@ -31,7 +31,8 @@ static size_t make_file(const char *path, const uint8_t *data, size_t size)
     FILE *out;
     data++;
     if (mode == 0) {
-        memcpy(file, data, length < sizeof file ? length : sizeof file);
+        length = length < sizeof file ? length : sizeof file;
+        memcpy(file, data, length);
     } else {
         uint64_t count = (uint64_t)FUZZ_TABLE_MB * 1024 * 1024 / sizeof(TTBucket);
         TableFileHeader h;
@@ -49,8 +50,7 @@ static size_t make_file(const char *path, const uint8_t *data, size_t size)
     if (!out)
         return 0;
     i = fwrite(file, 1, length, out);
-    fclose(out);
-    return i == length ? length : 0;
+    return fclose(out) == 0 && i == length;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -73,8 +73,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
         snprintf(before, sizeof before, "%s.before", path);
     }
-    if (!make_file(path, data, size) || !make_file(before, data, size))
+    if (!make_file(path, data, size) || !make_file(before, data, size)) {
+        remove(path);
+        remove(before);
         return 0;
+    }
     attached = table_file_attach(&file, path, FUZZ_TABLE_MB, &context, warning, sizeof warning);
     expect(attached || warning[0], "a refused file gives a warning");
     memset(&limits, 0, sizeof limits);

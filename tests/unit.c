@@ -472,9 +472,14 @@ static void test_chess960_fen(void)
           "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 1 },
         { "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 1,
           "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 1 },
-        /* KQkq on a standard board: the king on e1 or e8 and the corner rooks, or nothing */
+        /* KQkq that cannot be standard (the king off the e-file) is X-FEN: the outermost rooks */
         { "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 0,
-          "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w - - 2 9", 0 },
+          "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", 1 },
+        /* a right whose king and rook are nowhere to castle is dropped, as in standard chess */
+        { "rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1BNR w KQkq - 0 1", 0,
+          "rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1BNR w kq - 0 1", 0 },
+        { "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0,
+          "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQk - 0 1", 0 },
         { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", 0,
           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0 },
         { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1,
@@ -486,9 +491,10 @@ static void test_chess960_fen(void)
         { "4k3/8/8/8/8/8/8/4KR1R w F - 0 1", 0, "4k3/8/8/8/8/8/8/4KR1R w F - 0 1", 1 },
         { "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 1, "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 1 },
         { "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 0, "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 0 },
-        /* rights without their rook or king are dropped: no g1 rook for a standard K, none on
-         * the file named, the rook on the king's file, the king off its first rank */
-        { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 0, "4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", 0 },
+        /* K without an h1 rook names the outermost rook beside the king (X-FEN); rights
+         * without their rook or king are dropped: none on the file named, the rook on the
+         * king's file, the king off its first rank */
+        { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 0, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1 },
         { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1 },
         { "4k3/8/8/8/8/8/8/4K2R w G - 0 1", 0, "4k3/8/8/8/8/8/8/4K2R w - - 0 1", 0 },
         { "4k3/8/8/8/8/8/8/R3K3 w E - 0 1", 0, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 0 },
