@@ -147,6 +147,15 @@ check "--concurrency 3: the PGN of the serial match" \
 check "--concurrency 2 against our UCI build: 4 games ($(tail -1 "$tmp/out"))" grep -q "4 games" "$tmp/out"
 reads_back "--concurrency 2" "$tmp/self2.pgn"
 
+# --- Chess960 against our UCI build (UCI_Chess960, king-takes-rook castling), on two threads:
+# both games end by the rules, none by an illegal move, and the PGN says the variant.
+"$ENGINE" match --opponent "$ENGINE" --chess960 --threads 2 --games 2 --nodes 3000 --pgn "$tmp/960.pgn" >"$tmp/out" 2>"$tmp/err"; status=$?
+check "match --chess960 --threads 2 exits 0 with 2 games (status $status, $(tail -1 "$tmp/out"))" grep -q "^Boxer .* 2 games" "$tmp/out"
+check "Chess960 games end by the rules: $(grep -o '([a-z ]*)' "$tmp/err" | tr '\n' ' ')" \
+  [ "$(grep -cE '\((checkmate|stalemate|threefold repetition|fifty-move rule|insufficient material|ply limit reached)\)' "$tmp/err")" -eq 2 ]
+check "the PGN says Chess960 and the start position" \
+  [ "$(grep -c '^\[Variant "Chess960"\]$' "$tmp/960.pgn")" -eq 2 -a "$(grep -c '^\[FEN ' "$tmp/960.pgn")" -eq 2 ]
+
 # --- SPRT: stops at its verdict (the last line), games in flight abandoned, no process left.
 # The LLR worked by hand, as docs/match.md gives it (fishtest's GSPRT on game pairs): with n_i
 # pairs scoring v_i = 0, 1/4, 1/2, 3/4, 1 (an outcome not seen counts 0.001), N = sum n_i, the

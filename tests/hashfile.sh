@@ -18,11 +18,13 @@ DEPTH=7
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP $*"; }
+# engine ARGS...: the engine, killed as a hang after HANG_SECONDS
+engine() { engine "$@"; }
 
 # search [ENGINE OPTIONS...]: a fixed-depth one-shot call; sets status, out (the index), lines
 # (the verbose report without its times: depth, score, nodes, pv) and warnings (their count)
 search() {
-  timeout -k 1 $HANG_SECONDS "$ENGINE" --depth $DEPTH --verbose "$@" "$POS" "$MOVES" 30 >"$tmp/out" 2>"$tmp/err"; status=$?
+  engine --depth $DEPTH --verbose "$@" "$POS" "$MOVES" 30 >"$tmp/out" 2>"$tmp/err"; status=$?
   out=$(cat "$tmp/out")
   lines=$(grep '^depth' "$tmp/err" | sed 's/time *[0-9]* ms//')
   warnings=$(grep -c '^warning: ' "$tmp/err")
@@ -55,7 +57,7 @@ first=$(echo "$cold_lines" | tail -1 | awk '{print $7}'); second=$(echo "$lines"
 if [ $status -eq 0 ] && [ "$second" -lt "$first" ] && grep -q 'per mille of it filled' "$tmp/err" \
    && ! grep -q ' 0 per mille' "$tmp/err"; then ok; else
   bad "a second call did not start from the first one's table ($first nodes cold, $second warm: $(grep 'hash file' "$tmp/err"))"; fi
-"$ENGINE" --depth 3 --hash-file "$tmp/new.tt" "$POS" "$MOVES" 1 >/dev/null 2>"$tmp/err"
+engine --depth 3 --hash-file "$tmp/new.tt" "$POS" "$MOVES" 1 >/dev/null 2>"$tmp/err"
 [ -s "$tmp/err" ] && bad "a good file gave a warning: $(cat "$tmp/err")" || ok
 
 # An empty file (as mktemp makes it) becomes a table without a warning.
@@ -92,7 +94,7 @@ done
 cp "$tmp/good.tt" "$tmp/damaged.tt"
 head -c $((size - 64)) /dev/urandom | dd of="$tmp/damaged.tt" bs=64 seek=1 conv=notrunc 2>/dev/null
 for i in 1 2 3; do
-  timeout -k 1 $HANG_SECONDS "$ENGINE" --hash-file "$tmp/damaged.tt" "$POS" "$MOVES" 0.2 >"$tmp/out" 2>"$tmp/err"; status=$?
+  engine --hash-file "$tmp/damaged.tt" "$POS" "$MOVES" 0.2 >"$tmp/out" 2>"$tmp/err"; status=$?
   index=$(cat "$tmp/out")
   if [ $status -eq 0 ] && [[ "$index" =~ ^[0-9]+$ ]] && [ "$index" -lt 33 ] && [ ! -s "$tmp/err" ]; then ok; else
     bad "a damaged table (run $i): status $status, index '$index', $(cat "$tmp/err")"; fi
@@ -138,7 +140,7 @@ fi
 # for a time, so that a loaded machine (the sanitizers' build, two cores) still fills the table.
 rm -f "$tmp/shared.tt"
 for i in 1 2 3 4 5 6; do
-  timeout -k 1 $HANG_SECONDS "$ENGINE" --depth $DEPTH --hash-file "$tmp/shared.tt" "$POS" "$MOVES" 30 >"$tmp/shared.$i" 2>&1 &
+  engine --depth $DEPTH --hash-file "$tmp/shared.tt" "$POS" "$MOVES" 30 >"$tmp/shared.$i" 2>&1 &
 done
 wait
 all=ok
@@ -150,18 +152,18 @@ if [ $status -eq 0 ] && [ "$warnings" -eq 0 ] && ! grep -q ' 0 per mille' "$tmp/
 ls "$tmp" | grep -q '\.tmp$' && bad "calls at once left a temporary file" || ok
 
 # The environment variable, and the option over it; --batch.
-BOXER_HASH_FILE="$tmp/env.tt" "$ENGINE" --depth 3 "$POS" "$MOVES" 1 >/dev/null 2>&1
+BOXER_HASH_FILE="$tmp/env.tt" engine --depth 3 "$POS" "$MOVES" 1 >/dev/null 2>&1
 [ -f "$tmp/env.tt" ] && ok || bad "BOXER_HASH_FILE made no file"
-BOXER_HASH_FILE="$tmp/env2.tt" "$ENGINE" --depth 3 --hash-file "$tmp/option.tt" "$POS" "$MOVES" 1 >/dev/null 2>&1
+BOXER_HASH_FILE="$tmp/env2.tt" engine --depth 3 --hash-file "$tmp/option.tt" "$POS" "$MOVES" 1 >/dev/null 2>&1
 [ -f "$tmp/option.tt" ] && [ ! -e "$tmp/env2.tt" ] && ok || bad "--hash-file did not win over BOXER_HASH_FILE"
-printf '%s\t%s\t0.1\n%s\t%s\t0.1\n' "$POS" "$MOVES" "$POS" "$MOVES" | "$ENGINE" --batch --hash-file "$tmp/batch.tt" >"$tmp/out" 2>/dev/null
+printf '%s\t%s\t0.1\n%s\t%s\t0.1\n' "$POS" "$MOVES" "$POS" "$MOVES" | engine --batch --hash-file "$tmp/batch.tt" >"$tmp/out" 2>/dev/null
 [ "$(grep -c '^[0-9]*$' "$tmp/out")" -eq 2 ] && [ -f "$tmp/batch.tt" ] && ok || bad "--batch --hash-file: $(cat "$tmp/out")"
-"$ENGINE" --hash-file >/dev/null 2>"$tmp/err"; status=$?
+engine --hash-file >/dev/null 2>"$tmp/err"; status=$?
 [ $status -eq 2 ] && [ "$(grep -c '^error: ' "$tmp/err")" -eq 1 ] && ok || bad "--hash-file without a name: status $status"
 
 # Without the option or the variable, a call writes nothing (in an empty directory).
 mkdir "$tmp/quiet"
-(cd "$tmp/quiet" && env -u BOXER_HASH_FILE "$ENGINE" "$POS" "$MOVES" 0.1 >/dev/null 2>&1)
+(cd "$tmp/quiet" && env -u BOXER_HASH_FILE timeout -k 1 $HANG_SECONDS "$ENGINE" "$POS" "$MOVES" 0.1 >/dev/null 2>&1)
 [ -z "$(ls -A "$tmp/quiet")" ] && ok || bad "a default call wrote $(ls -A "$tmp/quiet")"
 
 echo "$pass passed, $fail failed, $skipped skipped"

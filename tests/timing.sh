@@ -4,8 +4,8 @@
 # positions (cycling through them) at each limit of LIMITS (environment, default
 # "0.05 0.2 1 3" seconds), COUNT calls a limit (default 20), while BUSY busy loops (default
 # 1: the other core; 2 keeps both cores of a 2-core machine busy) load the machine, and prints
-# per limit: calls, overruns, median, 99th and 99.9th percentile (nearest rank) and maximum
-# of wall time / limit. `LIMITS=0.1 COUNT=2000` measures the tail the one-shot reserve must
+# per limit: calls, overruns, mean, median, 99th and 99.9th percentile (nearest rank) and
+# maximum of wall time / limit (BUSY=0: an idle machine, for the share of the limit used). `LIMITS=0.1 COUNT=2000` measures the tail the one-shot reserve must
 # cover (docs/figures.md).
 set -u
 engine=${1:-./engine}
@@ -32,9 +32,9 @@ for limit in $limits; do
     done)
   bad=$(echo "$ratios" | grep -c bad-output)
   echo "$ratios" | grep -v bad-output | sort -n | awk -v limit="$limit" -v bad="$bad" '
-    { r[n++] = $1; if ($1 > 1) over++ }
+    { r[n++] = $1; sum += $1; if ($1 > 1) over++ }
     function rank(p,  k) { k = int(p * n + 0.999999); return r[(k < 1 ? 1 : k) - 1] }
     END { med = n % 2 ? r[(n - 1) / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
-          printf "limit %5ss  calls %4d  overruns %d  bad %d  median %.3f  p99 %.3f  p99.9 %.3f  max %.3f\n",
-                 limit, n, over + 0, bad, med, rank(0.99), rank(0.999), r[n - 1] }'
+          printf "limit %5ss  calls %4d  overruns %d  bad %d  mean %.3f  median %.3f  p99 %.3f  p99.9 %.3f  max %.3f\n",
+                 limit, n, over + 0, bad, sum / n, med, rank(0.99), rank(0.999), r[n - 1] }'
 done

@@ -8,7 +8,7 @@ real=${REAL_ENGINE:?REAL_ENGINE must name the engine that this fake wraps}
 is_one_shot() {
   while [ $# -gt 0 ]; do
     case $1 in
-      --depth|--nodes) shift 2 || return 1 ;;
+      --depth|--nodes|--threads|--multipv|--level|--hash-file) shift 2 || return 1 ;;
       --verbose) shift ;;
       -*) return 1 ;;
       *) break ;;
