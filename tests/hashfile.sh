@@ -19,7 +19,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP $*"; }
 # engine ARGS...: the engine, killed as a hang after HANG_SECONDS
-engine() { engine "$@"; }
+engine() { timeout -k 1 $HANG_SECONDS "$ENGINE" "$@"; }
 
 # search [ENGINE OPTIONS...]: a fixed-depth one-shot call; sets status, out (the index), lines
 # (the verbose report without its times: depth, score, nodes, pv) and warnings (their count)
