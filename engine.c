@@ -70,10 +70,14 @@ double web_now(void);   /* imported from env: the page's performance.now(), in m
 #define ENGINE_AUTHOR "the Boxer developers"
 
 /* ######################################################################## */
-/* The engine. Its entry points: search_run (and search_one_shot, search_game_move built on
- * it), search_table, search_free, search_pv, score_is_mate, score_mate_moves, bench_run; the
- * clock and time budgets
- * (clock_now, move_budget, time_for_clock, tt_megabytes_for); tt_clear and tt_hashfull.
+/* The engine. Its entry points, which the front ends call: the search (search_run, and
+ * search_one_shot and search_game_move built on it; search_stop, search_stopping and
+ * search_nodes for a caller's poll and report), its context (search_set_table, search_new_game,
+ * search_threads, search_free), what it found (search_pv, search_expected_reply, score_is_mate,
+ * score_mate_moves; best_move, best_score and completed_depth are read once it has returned),
+ * the table (tt_hashfull, tt_filled) and its file (table_file_attach, table_file_detach), the
+ * levels (level_for_elo), bench_run; the clock and time budgets (clock_now, move_budget,
+ * time_for_clock); and two numbers the front ends share, random_next and ln.
  * ######################################################################## */
 
 enum { MAX_PLY = 100, MAX_DEPTH = 64 };
@@ -187,6 +191,7 @@ typedef struct {
     double soft_deadline;   /* start no new iteration after this */
     int stall_guard;        /* 1: stop earlier by the longest stall seen (stall_before, then the search's own) */
     double stall_before;    /* seconds the process waited for a processor before the search (one-shot) */
+    double busy_cut;        /* one-shot: both deadlines this much earlier while the machine is busy (machine_busy) */
     int depth_limit;
     uint64_t node_limit;
     int infinite;           /* UCI go infinite / ponder: a proven mate does not end the search */
@@ -217,6 +222,9 @@ struct Search {
     uint64_t nodes;
     double last_poll;       /* clock_now() at the last poll of the clock */
     double longest_stall;   /* the longest time between two polls so far, or stall_before */
+    double next_load_look;  /* clock_now() of the next look at the machine's load (look_at_load) */
+    int load_looks;         /* looks at the machine's load so far in this search */
+    int busy_looks;         /* those that found another task running (or could not tell) */
     int stop;
     int seldepth;
     int key_count;
@@ -251,6 +259,7 @@ struct Search {
 
 /* prototypes */
 static double clock_now(void);
+static int running_tasks(void);
 static int search_threads(Search *s, int count);
 static void threads_start(Search *s);
 static void threads_stop(Search *s);
@@ -265,6 +274,10 @@ static double move_budget(double seconds);
 static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard);
 static int time_is_up(Search *s);
 static double stall_guard(const Search *s);
+static double deadline_margin(const Search *s);
+static void look_at_load(Search *s, double now);
+static int machine_busy(const Search *s);
+static double busy_cut_for(double seconds);
 static void tt_init(TransTable *tt, size_t megabytes);
 static size_t tt_megabytes_for(double budget);
 static void tt_free(TransTable *tt);
@@ -278,7 +291,7 @@ static int tt_filled(const TransTable *tt);
 static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply);
 static int score_to_tt(int score, int ply);
 static int score_from_tt(int score, int ply);
-static void search_table(Search *s, size_t megabytes);
+static void search_set_table(Search *s, size_t megabytes);
 static void search_free(Search *s);
 static void search_new_game(Search *s);
 static void search_clear_history(Search *s);
@@ -291,6 +304,7 @@ static uint64_t random_next(uint64_t *state);
 static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count, double seconds, Limits *limits);
 static Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits, int new_game);
 static void search_pv(const Search *s, int line, int notation, char *out, size_t size);
+static Move search_expected_reply(const Search *s, Board *after);
 static int score_is_mate(int score);
 static int score_mate_moves(int score);
 static void iterate(Search *s);
@@ -315,7 +329,7 @@ static int corrected_eval(int16_t *const entry[3], int raw);
 static void correction_update(int16_t *const entry[3], int depth, int diff);
 static void correction_entry_update(int16_t *e, int diff, int weight);
 static void push_move(Search *s, Move m, Undo *u, int ply);
-static int pop_move(Search *s, Move m, const Undo *u);
+static void pop_move(Search *s, Move m, const Undo *u);
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
 static Move picker_next(MovePicker *mp, int *score);
 static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
@@ -342,6 +356,24 @@ static double clock_now(void)
         return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 #endif
     return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}
+
+/* The tasks (threads) running or ready to run on the machine at this moment, ours included,
+ * from /proc/loadavg's fourth field (Linux); -1 where the machine does not say. */
+static int running_tasks(void)
+{
+#if HAVE_POSIX && defined(__linux__)
+    FILE *f = fopen("/proc/loadavg", "r");
+    int running = -1;
+    if (f) {
+        if (fscanf(f, "%*f %*f %*f %d/", &running) != 1)
+            running = -1;
+        fclose(f);
+    }
+    return running;
+#else
+    return -1;
 #endif
 }
 
@@ -498,10 +530,17 @@ static void shared_store64(uint64_t *p, uint64_t value)
 
 /* A one-shot call keeps back ONE_SHOT_RESERVE seconds plus ONE_SHOT_RESERVE_SHARE of its limit
  * for its caller's spawn, its own exit and the caller's notice of it, and searches at least
- * ONE_SHOT_MIN_SHARE of it. On a loaded machine it also keeps back the longest stall it has
- * seen (time waiting for a processor), up to STALL_GUARD_MAX_SHARE of its budget: a stall as
- * long may come after its last look at the clock (docs/engine.md, "Time"). */
+ * ONE_SHOT_MIN_SHARE of it. It also keeps back the longest stall it has seen (time waiting for
+ * a processor), up to STALL_GUARD_MAX_SHARE of its budget: a stall as long may come after its
+ * last look at the clock. While the machine is busy (another task running beside the search:
+ * the caller's other games, a build) the caller itself is slow to start the call and to see it
+ * end, by up to 27 ms in 3,638 moves measured at 0.1 s, two games at a time: the call then
+ * keeps back BUSY_RESERVE plus BUSY_RESERVE_SHARE instead (docs/engine.md, "Time"). The
+ * machine's load is looked at every LOAD_LOOK_INTERVAL seconds from LOAD_LOOK_DELAY into the
+ * search (the caller that started the call is still running at first). */
 static const double ONE_SHOT_RESERVE = 0.010, ONE_SHOT_RESERVE_SHARE = 0.02, ONE_SHOT_MIN_SHARE = 0.2;
+static const double BUSY_RESERVE = 0.035, BUSY_RESERVE_SHARE = 0.05;
+static const double LOAD_LOOK_DELAY = 0.002, LOAD_LOOK_INTERVAL = 0.002;
 static const double STALL_GUARD_MAX_SHARE = 0.5;
 /* A real clock: the time left is spread over the moves to go (CLOCK_MOVES_TO_GO in sudden
  * death) plus CLOCK_INCREMENT_SHARE of the increment, the hard budget CLOCK_HARD_FACTOR times
@@ -515,12 +554,20 @@ static const double CLOCK_MIN_LEFT = 0.001;
  * (a power of two). */
 enum { POLL_NODES = 256 };
 
-/* The part of a one-shot limit the search may use: the rest covers start-up,
- * exit and a loaded machine. */
+/* The part of a one-shot limit the search may use on an idle machine: the rest covers
+ * start-up, exit and the caller's notice of it. */
 static double move_budget(double seconds)
 {
     double budget = seconds - (ONE_SHOT_RESERVE + ONE_SHOT_RESERVE_SHARE * seconds);
     return budget > ONE_SHOT_MIN_SHARE * seconds ? budget : ONE_SHOT_MIN_SHARE * seconds;
+}
+
+/* How much less of a one-shot limit the search may use while the machine is busy. */
+static double busy_cut_for(double seconds)
+{
+    double busy = seconds - (BUSY_RESERVE + BUSY_RESERVE_SHARE * seconds);
+    busy = busy > ONE_SHOT_MIN_SHARE * seconds ? busy : ONE_SHOT_MIN_SHARE * seconds;
+    return move_budget(seconds) - busy;
 }
 
 /* Splits a real clock (seconds left and increment for the side to move, moves to the next
@@ -562,13 +609,22 @@ static int time_is_up(Search *s)
     if (now - s->last_poll > s->longest_stall)
         s->longest_stall = now - s->last_poll;
     s->last_poll = now;
+    if (s->limits.busy_cut > 0 && now >= s->next_load_look)
+        look_at_load(s, now);
     if (s->limits.node_limit && search_nodes(s) >= s->limits.node_limit && s->completed_depth >= s->limits.min_depth)
         search_stop(s);
-    else if (s->limits.hard_deadline > 0 && now >= s->limits.hard_deadline - stall_guard(s))
+    else if (s->limits.hard_deadline > 0 && now >= s->limits.hard_deadline - deadline_margin(s))
         search_stop(s);
     if (s->limits.poll)
         s->limits.poll(s);
     return search_stopping(s);
+}
+
+/* How much before its deadlines a search stops: the stall guard, and the busy cut while the
+ * machine is busy. */
+static double deadline_margin(const Search *s)
+{
+    return stall_guard(s) + (machine_busy(s) ? s->limits.busy_cut : 0);
 }
 
 /* The time kept back before the hard deadline against a stall after the last check of the
@@ -580,6 +636,22 @@ static double stall_guard(const Search *s)
     if (!s->limits.stall_guard)
         return 0;
     return s->longest_stall < cap ? s->longest_stall : cap;
+}
+
+/* Looks at what the machine runs besides this search's threads, and when to look next. */
+static void look_at_load(Search *s, double now)
+{
+    int running = running_tasks();
+    s->next_load_look = now + LOAD_LOOK_INTERVAL;
+    s->load_looks++;
+    s->busy_looks += running < 0 || running > 1 + s->helper_count;
+}
+
+/* Returns 1 if the machine looks busy: another task ran beside the search at half its looks
+ * or more (a machine that cannot say counts as busy); 0 before the first look. */
+static int machine_busy(const Search *s)
+{
+    return s->load_looks > 0 && 2 * s->busy_looks >= s->load_looks;
 }
 
 /* ===================================================== transposition table */
@@ -1231,7 +1303,7 @@ enum {
 };
 
 /* Gives s an empty table of about megabytes: its own, cleared, when it has that size already. */
-static void search_table(Search *s, size_t megabytes)
+static void search_set_table(Search *s, size_t megabytes)
 {
     if (s->tt.megabytes == megabytes) {
         tt_clear(&s->tt);
@@ -1377,10 +1449,11 @@ static Move search_one_shot(Search *s, const Board *board, const Move *moves, in
     limits->hard_deadline = limits->start + budget;
     limits->soft_deadline = limits->start + budget;
     limits->stall_guard = 1;
+    limits->busy_cut = busy_cut_for(seconds);
     /* the size a one-shot call would use, so that batch lines answer as one-shot calls do; a
      * table file's table as it is */
     if (!s->tt.external)
-        search_table(s, tt_megabytes_for(budget));
+        search_set_table(s, tt_megabytes_for(budget));
     search_run(s, board, keys, key_count, moves, count, limits);
     return s->best_move;
 }
@@ -1396,7 +1469,7 @@ static Move search_game_move(Search *s, const Board *board, const uint64_t *keys
 {
     Limits game = *limits;
     if (s->tt.megabytes != HASH_DEFAULT_MB)
-        search_table(s, HASH_DEFAULT_MB);
+        search_set_table(s, HASH_DEFAULT_MB);
     if (new_game)
         search_new_game(s);
     game.keep_history = 1;
@@ -1426,6 +1499,19 @@ static void search_pv(const Search *s, int line, int notation, char *out, size_t
         used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", move);
         board_make(&b, l->pv[i], &u);
     }
+}
+
+/* The reply the last search expects in after (its board once the best move is made): the
+ * principal variation's second move, else the table's move there (a search stopped early may
+ * leave a one-move PV); MOVE_NONE when neither is legal there. UCI ponders on it. */
+static Move search_expected_reply(const Search *s, Board *after)
+{
+    TTData entry;
+    const PvLine *line = &s->lines[0];
+    if (line->pv_len >= 2 && line->pv[0] == s->best_move && move_is_legal(after, line->pv[1]))
+        return line->pv[1];
+    return tt_probe(&s->tt, after->key, &entry) && entry.move != MOVE_NONE && move_is_legal(after, entry.move)
+               ? entry.move : MOVE_NONE;
 }
 
 /* Returns 1 if score announces a mate, for either side. */
@@ -1467,7 +1553,7 @@ static void iterate(Search *s)
             s->report_line = line;
             report_iteration(s, depth, s->lines[line].score, BOUND_EXACT);
         }
-        if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline - stall_guard(s))
+        if (s->limits.soft_deadline > 0 && clock_now() >= s->limits.soft_deadline - deadline_margin(s))
             break;
         if (score_is_mate(s->best_score) && depth >= 2 * (SCORE_MATE - abs(s->best_score)) + MATE_SLACK_PLIES
             && !s->limits.infinite)
@@ -1559,6 +1645,8 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
     shared_store64(&s->nodes, 0);
     s->last_poll = clock_now();
     s->longest_stall = s->limits.stall_before;
+    s->next_load_look = s->last_poll + LOAD_LOOK_DELAY;
+    s->load_looks = s->busy_looks = 0;
     shared_store(&s->stop, 0);
     s->seldepth = 0;
     if (key_count > KEY_HISTORY_MAX - MAX_PLY - 2) {
@@ -1607,7 +1695,8 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
             if (score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, 1, 0);
         }
-        if (pop_move(s, m, &u))
+        pop_move(s, m, &u);
+        if (search_stopping(s))
             break;
         if (score > best) {
             best = score;
@@ -1728,7 +1817,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
                     + ((eval - beta) / NMP_EVAL_DIVISOR < NMP_EVAL_MAX ? (eval - beta) / NMP_EVAL_DIVISOR : NMP_EVAL_MAX);
             push_move(s, MOVE_NONE, &u, ply);
             score = -search(s, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-            if (pop_move(s, MOVE_NONE, &u))
+            pop_move(s, MOVE_NONE, &u);
+            if (search_stopping(s))
                 return 0;
             if (score >= beta)
                 return score >= SCORE_MATE_BOUND ? beta : score;
@@ -1833,7 +1923,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             if (pv_node && score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
         }
-        if (pop_move(s, m, &u))
+        pop_move(s, m, &u);
+        if (search_stopping(s))
             return 0;
 
         if (score > best) {
@@ -1939,7 +2030,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
         }
         push_move(s, m, &u, ply);
         score = -qsearch(s, -beta, -alpha, ply + 1, 0);
-        if (pop_move(s, m, &u))
+        pop_move(s, m, &u);
+        if (search_stopping(s))
             return 0;
         if (score > best) {
             best = score;
@@ -2137,16 +2229,15 @@ static void push_move(Search *s, Move m, Undo *u, int ply)
     tt_prefetch(s->table, s->board.key);
 }
 
-/* Unmakes m as push_move made it; returns 1 if the search is stopping (search_stopping), when the
- * score just found means nothing and the caller unwinds at once. */
-static int pop_move(Search *s, Move m, const Undo *u)
+/* Unmakes m as push_move made it. The caller then asks search_stopping: once the search is
+ * stopping, the score just found means nothing and the caller unwinds at once. */
+static void pop_move(Search *s, Move m, const Undo *u)
 {
     s->key_count--;
     if (m == MOVE_NONE)
         board_unmake_null(&s->board, u);
     else
         board_unmake(&s->board, m, u);
-    return search_stopping(s);
 }
 
 /* Scores the moves of list for ordering at ply: the hash move, captures by MVV-LVA (losing
@@ -2292,7 +2383,7 @@ static int see(const Board *b, Move m)
     return gain[0];
 }
 
-/* Natural logarithm for the reduction table, without libm. */
+/* Natural logarithm without libm: for the reduction table, and the match's Elo and SPRT. */
 static double ln(double x)
 {
     double z, z2, sum = 0, term;
@@ -2349,7 +2440,7 @@ static uint64_t bench_run(Search *s, int depth, int *positions)
     size_t i;
     memset(&limits, 0, sizeof limits);
     limits.depth_limit = depth;
-    search_table(s, BENCH_HASH_MB);
+    search_set_table(s, BENCH_HASH_MB);
     for (i = 0; i < sizeof POSITIONS / sizeof POSITIONS[0]; i++) {
         Board b;
         char err[200];
@@ -3275,7 +3366,6 @@ static void uci_poll(Search *s);
 static void uci_print_info(const Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Search *s);
 static void print_search_total(const Search *s);
-static Move uci_ponder_move(Search *s, Board *after);
 static void uci_cmd_idle(char *args);
 static void uci_cmd_quit(char *args);
 static void uci_cmd_d(char *args);
@@ -3390,7 +3480,7 @@ static void uci_loop(Search *s)
         fprintf(stderr, "%s %s speaks UCI: try uci, d, go depth 10, quit (engine --help for the rest)\n",
                 ENGINE_NAME, ENGINE_VERSION);
     uci.search = s;
-    search_table(s, (size_t)uci_options[OPT_HASH].value);
+    search_set_table(s, (size_t)uci_options[OPT_HASH].value);
     uci_start_position();
     while (!uci.quit && uci_read_line(line, sizeof line))
         uci_execute(line);
@@ -3596,7 +3686,7 @@ static void uci_option_set(int id, const char *value)
         o->value = uci_same_text(value, "true");
     }
     if (id == OPT_HASH) {
-        search_table(uci.search, (size_t)o->value);
+        search_set_table(uci.search, (size_t)o->value);
     } else if (id == OPT_CLEAR_HASH) {
         search_new_game(uci.search);
     } else if (id == OPT_THREADS) {
@@ -3861,18 +3951,6 @@ static void uci_print_info(const Search *s, int depth, int score, int bound)
            pv[0] ? " " : "", pv);
 }
 
-/* The reply to ponder on in after (the board once the best move is made): the PV's second
- * move, else the table's move there (a search stopped early may leave a one-move PV). */
-static Move uci_ponder_move(Search *s, Board *after)
-{
-    TTData entry;
-    const PvLine *line = &s->lines[0];
-    if (line->pv_len >= 2 && line->pv[0] == s->best_move && move_is_legal(after, line->pv[1]))
-        return line->pv[1];
-    return tt_probe(&s->tt, after->key, &entry) && entry.move != MOVE_NONE && move_is_legal(after, entry.move)
-               ? entry.move : MOVE_NONE;
-}
-
 /* The search's totals as an info line: every thread's nodes, the speed, the table's use, the time
  * (a search stopped inside an iteration has searched more than its last report says). */
 static void print_search_total(const Search *s)
@@ -3893,7 +3971,7 @@ static void uci_print_bestmove(Search *s)
     print_search_total(s);
     move_to_coords(&b, s->best_move, b.chess960, best);
     board_make(&b, s->best_move, &u);
-    reply = uci_ponder_move(s, &b);
+    reply = search_expected_reply(s, &b);
     if (reply != MOVE_NONE) {
         move_to_coords(&b, reply, b.chess960, ponder);
         printf("bestmove %s ponder %s\n", best, ponder);
@@ -5485,7 +5563,7 @@ static WebLine web_lines[WEB_LINES_MAX];
 static int web_line_count;       /* lines of the iteration in web_lines; 0: none yet */
 
 static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_count);
-static const char *web_answer(Search *s, const Board *root, int lines, double seconds);
+static const char *web_answer(const Search *s, Move best, const Board *root, int lines, double seconds);
 static void web_report(const Search *s, int depth, int score, int bound);
 
 void web_progress(const char *line);  /* imported from env: one line of the search's report (report_text) */
@@ -5642,27 +5720,27 @@ static int web_replay(Board *b, const char *moves, uint64_t *keys, int *key_coun
     return 0;
 }
 
-/* Returns the search's choice as JSON: the move in coordinates and SAN, the score in
- * centipawns and the mate distance in moves (0: none), both for the side to move, the depth
- * completed (0 when the only legal move was played at once), nodes, milliseconds, the
- * principal variation in SAN that starts with the move, and the best `lines` lines of the last
- * finished iteration (web_lines), best first, each with its score, mate and principal
- * variation, with the number of the one played (1: the best; a level may play another; 0: none
- * of them). */
-static const char *web_answer(Search *s, const Board *root, int lines, double seconds)
+/* Returns the choice best as JSON: the move in coordinates and SAN, the score in centipawns
+ * and the mate distance in moves (0: none), both for the side to move, the depth completed,
+ * nodes, milliseconds, the principal variation in SAN that starts with the move, and the best
+ * `lines` lines of the last finished iteration (web_lines), best first, each with its score,
+ * mate and principal variation, with the number of the one played (1: the best; a level may
+ * play another; 0: none of them). s is the search that chose it, or NULL when the only legal
+ * move was played at once (score 0, depth 0, no line). */
+static const char *web_answer(const Search *s, Move best, const Board *root, int lines, double seconds)
 {
     Board b = *root;
     char san[SAN_MAX], coords[8], pv[PV_TEXT];
-    int score = s->best_score, played = 0, found = 0, i;
-    move_to_san(&b, s->best_move, san);
-    move_to_uci(s->best_move, coords);
+    int score = s ? s->best_score : 0, played = 0, found = 0, i;
+    move_to_san(&b, best, san);
+    move_to_uci(best, coords);
     for (i = 0; i < web_line_count && !played; i++)
-        if (web_lines[i].move == s->best_move)
+        if (web_lines[i].move == best)
             played = i + 1;
     /* the search's own line for the move (newer when a move proved better late), else the
      * iteration's, else the move alone */
-    for (i = 0; i < s->line_count && !found; i++)
-        if (s->lines[i].pv_len > 0 && s->lines[i].pv[0] == s->best_move) {
+    for (i = 0; s && i < s->line_count && !found; i++)
+        if (s->lines[i].pv_len > 0 && s->lines[i].pv[0] == best) {
             search_pv(s, i, PV_SAN, pv, sizeof pv);
             found = 1;
         }
@@ -5671,7 +5749,7 @@ static const char *web_answer(Search *s, const Board *root, int lines, double se
     web_used = 0;
     web_append("{\"move\":\"%s\",\"san\":\"%s\",\"score\":%d,\"mate\":%d,\"depth\":%d,\"nodes\":%llu,"
               "\"ms\":%.0f,\"pv\":\"%s\",\"line\":%d,\"lines\":[", coords, san, score, score_mate_moves(score),
-              s->completed_depth, (unsigned long long)s->nodes, seconds * 1000, pv, played);
+              s ? s->completed_depth : 0, (unsigned long long)(s ? search_nodes(s) : 0), seconds * 1000, pv, played);
     for (i = 0; i < web_line_count && i < lines; i++)
         web_append("%s{\"score\":%d,\"mate\":%d,\"pv\":\"%s\"}", i ? "," : "", web_lines[i].score,
                   score_mate_moves(web_lines[i].score), web_lines[i].pv);
@@ -5720,17 +5798,10 @@ const char *web_think(const char *fen, const char *moves, double seconds, int le
         return web_error(err);
     }
     web_line_count = 0;
-    if (list.count == 1) {
-        /* played at once, as search_one_shot does: no score, depth 0, no line */
-        s.best_move = list.moves[0];
-        s.best_score = 0;
-        s.completed_depth = 0;
-        s.nodes = 0;
-        s.line_count = 0;
-        return web_answer(&s, &b, lines, clock_now() - start);
-    }
+    if (list.count == 1) /* played at once, as search_one_shot does */
+        return web_answer(NULL, list.moves[0], &b, lines, clock_now() - start);
     if (s.tt.megabytes != WEB_TT_MB)
-        search_table(&s, WEB_TT_MB);
+        search_set_table(&s, WEB_TT_MB);
     budget = move_budget(seconds);
     memset(&limits, 0, sizeof limits);
     limits.start = start;
@@ -5741,7 +5812,7 @@ const char *web_think(const char *fen, const char *moves, double seconds, int le
     limits.level_set = 1;
     limits.report = web_report;
     search_run(&s, &b, keys, key_count, list.moves, list.count, &limits);
-    return web_answer(&s, &b, lines, clock_now() - start);
+    return web_answer(&s, s.best_move, &b, lines, clock_now() - start);
 }
 
 /* The search's report in the page's build: each line to the page (env.web_progress), and each

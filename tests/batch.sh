@@ -26,14 +26,19 @@ exec 3>&1   # this script's own output, for messages from within redirected call
 # engine ARGS...: runs the engine for a one-shot, batch or usage call; a hang fails and ends
 # the script. (A match runs as long as its games take: minutes under the sanitizers on a
 # loaded machine; tests/run-all.sh stops a script that never ends.)
+# Within a command substitution (a subshell) it stops the script itself through its TERM trap.
 engine() {
   local status
   timeout -k 1 "$HANG_SECONDS" "$ENGINE" "$@"; status=$?
   if [ $status -eq 124 ] || [ $status -eq 137 ]; then
-    { bad "the engine hung: no exit within $HANG_SECONDS s for: ${*:1:6}; stopping here"; finish; } >&3 2>&3
+    echo "the engine hung: no exit within $HANG_SECONDS s for: ${*:1:6}; stopping here" >"$tmp/hung"
+    if [ "$BASH_SUBSHELL" -gt 0 ]; then kill -TERM $$; exit 1; fi
+    hung
   fi
   return $status
 }
+hung() { { bad "$(cat "$tmp/hung")"; finish; } >&3 2>&3; }
+trap hung TERM
 
 # The PGN readers: our SAN parser over the movetext (tests/pgn_check.c), and chess.js, whose
 # rules are written apart from ours (tests/pgn_chessjs.js).

@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     limits.start = clock_now();
     board_from_fen(&b, FEN, err, sizeof err);
     if (!attached)
-        search_table(&context, FUZZ_TABLE_MB);
+        search_set_table(&context, FUZZ_TABLE_MB);
     search_run(&context, &b, NULL, 0, NULL, 0, &limits);
     expect(move_is_legal(&b, context.best_move), "a legal move");
     if (attached) {

@@ -86,7 +86,7 @@ static void fuzz_reset(void)
     for (i = 0; i < OPT_NB; i++)
         uci_options[i].value = uci_options[i].initial;
     uci.search = &context;
-    search_table(&context, (size_t)uci_options[OPT_HASH].value);
+    search_set_table(&context, (size_t)uci_options[OPT_HASH].value);
     uci_start_position();
     uci.quit = 0;
     input.len = 0;

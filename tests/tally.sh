@@ -1,6 +1,6 @@
 # tests/tally.sh, sourced by tests/run-all.sh and tests/web.sh: adds up the closing lines of
 # test programs. A program's closing line is the last line it prints, "N passed, N failed" or
-# "N passed, N failed, N skipped" (a skipped check, or a skipped group of checks, counts once).
+# "N passed, N failed, N skipped" (a skipped group counts as the checks it holds, tests/README.md).
 
 tally_pass=0; tally_fail=0; tally_skip=0
 
