@@ -468,10 +468,10 @@ static int castle_right_of(const Board *b, int c, int xfen, int *right, int *roo
 }
 
 /* Reads the castling field: KQkq for the rooks in the corners, a king on e1 or e8; as X-FEN
- * with a file letter in the field, on a Chess960 board, or when a K, Q, k or q cannot name a
- * standard castling (its king off the e-file or no rook in its corner: a Chess960 position
- * written in X-FEN, as GUIs and our match's PGN write them). Rights without their king or rook
- * are dropped. */
+ * with a file letter in the field, on a Chess960 board, or when a K, Q, k or q names a king
+ * off the e-file (a Chess960 position written in X-FEN, as GUIs and our match's PGN write
+ * them). Rights without their king or rook are dropped: a king on e1 with no rook in its
+ * corner has lost that right, as in standard chess. */
 static int parse_castling(Board *b, const char *s, int chess960, char *err, size_t err_size)
 {
     int xfen = chess960, right, rook;
@@ -481,7 +481,7 @@ static int parse_castling(Board *b, const char *s, int chess960, char *err, size
     for (c = s; *c; c++) {
         xfen |= (*c >= 'A' && *c <= 'H') || (*c >= 'a' && *c <= 'h');
         if (castle_right_of(b, (unsigned char)*c, 0, &right, &rook))
-            xfen |= !castling_fits(b, right, rook) || square_file(b->king_sq[right >> 1]) != 4;
+            xfen |= square_file(b->king_sq[right >> 1]) != 4;
     }
     for (; *s; s++) {
         if (!castle_right_of(b, (unsigned char)*s, xfen, &right, &rook)) {

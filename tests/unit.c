@@ -491,10 +491,10 @@ static void test_chess960_fen(void)
         { "4k3/8/8/8/8/8/8/4KR1R w F - 0 1", 0, "4k3/8/8/8/8/8/8/4KR1R w F - 0 1", 1 },
         { "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 1, "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 1 },
         { "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 0, "4k3/8/8/8/8/8/8/4KR1R w K - 0 1", 0 },
-        /* K without an h1 rook names the outermost rook beside the king (X-FEN); rights
-         * without their rook or king are dropped: none on the file named, the rook on the
-         * king's file, the king off its first rank */
-        { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 0, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1 },
+        /* rights without their rook or king are dropped: no h1 rook for a standard K (the
+         * king on e1), none on the file named, the rook on the king's file, the king off its
+         * first rank */
+        { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 0, "4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", 0 },
         { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1 },
         { "4k3/8/8/8/8/8/8/4K2R w G - 0 1", 0, "4k3/8/8/8/8/8/8/4K2R w - - 0 1", 0 },
         { "4k3/8/8/8/8/8/8/R3K3 w E - 0 1", 0, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 0 },
