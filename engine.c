@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,13 +152,13 @@ typedef struct {
 typedef int16_t PieceToHistory[PIECE_NB][64];
 
 /* What a search learns of moves and evaluations beyond its table: a search starts from these,
- * emptied (search_reset) or kept from an earlier one (a table file). */
+ * emptied (search_reset) or kept from an earlier one (a game's moves, a table file). A table
+ * file keeps the fields before cont (HISTORY_FILE_SIZE bytes, a quarter of a megabyte): the
+ * 2 MB of continuation history would cost a one-shot call more to copy in and out than it
+ * brings (every page a page fault, about 10 ms each way at 0.1 s on our machines). */
 typedef struct {
     int16_t main[2][64][64];                 /* quiet moves by side, from and to */
     Move counter[PIECE_NB][64];              /* the counter-move to the move of piece p to t */
-    /* continuation history: a quiet move's record after the move that moved piece p to square
-     * t (one or two plies before), at [p][t]; [0][0] stands for a null move or none */
-    PieceToHistory cont[PIECE_NB][64];
     /* capture history: captures and promotions by the moving piece, destination and the type
      * taken (EMPTY for a promotion that takes nothing) */
     int16_t capture[PIECE_NB][64][KING + 1];
@@ -165,7 +166,12 @@ typedef struct {
      * move, by the pawns' structure and by each colour's other pieces (CORRECTION_GRAIN units) */
     int16_t pawn_correction[2][CORRECTION_SIZE];
     int16_t piece_correction[2][2][CORRECTION_SIZE];
+    /* continuation history: a quiet move's record after the move that moved piece p to square
+     * t (one or two plies before), at [p][t]; [0][0] stands for a null move or none */
+    PieceToHistory cont[PIECE_NB][64];
 } SearchHistory;
+
+#define HISTORY_FILE_SIZE offsetof(SearchHistory, cont)
 
 /* A line of the root's search (one for each MultiPV line): its moves, score and bound. */
 typedef struct {
@@ -192,6 +198,7 @@ typedef struct {
     int stall_guard;        /* 1: stop earlier by the longest stall seen (stall_before, then the search's own) */
     double stall_before;    /* seconds the process waited for a processor before the search (one-shot) */
     double busy_cut;        /* one-shot: both deadlines this much earlier while the machine is busy (machine_busy) */
+    double exit_cost;       /* one-shot: seconds the call needs after its search before it exits (a table file's) */
     int depth_limit;
     uint64_t node_limit;
     int infinite;           /* UCI go infinite / ponder: a proven mate does not end the search */
@@ -869,7 +876,7 @@ static int score_from_tt(int score, int ply)
 /* The file's header. TABLE_FILE_VERSION changes with the meaning of what the file holds
  * (the entry's packing, what a score or an evaluation in it means, SearchHistory's fields);
  * the signature ties it to the evaluation that filled it (eval_signature). */
-enum { TABLE_FILE_VERSION = 1, TABLE_FILE_ENDIAN = 0x01020304 };
+enum { TABLE_FILE_VERSION = 2, TABLE_FILE_ENDIAN = 0x01020304 };
 static const char TABLE_FILE_MAGIC[8] = { 'B', 'o', 'x', 'e', 'r', 'T', 'T', '\n' };
 typedef struct {
     char magic[8];
@@ -878,7 +885,7 @@ typedef struct {
     uint64_t signature;         /* eval_signature() */
     uint64_t bucket_count;      /* a power of two */
     uint32_t bucket_size;       /* sizeof(TTBucket) */
-    uint32_t history_size;      /* sizeof(SearchHistory) */
+    uint32_t history_size;      /* HISTORY_FILE_SIZE */
     uint32_t age;               /* the age of the next search */
     uint32_t reserved[5];
 } TableFileHeader;
@@ -942,7 +949,7 @@ static void table_file_use(TableFile *f, Search *s)
     s->tt.megabytes = 0;
     s->tt.external = 1;
     s->tt.age = (int)(h->age & TT_AGE_MASK);
-    memcpy(&s->hist, f->base + sizeof *h + h->bucket_count * sizeof(TTBucket), sizeof s->hist);
+    memcpy(&s->hist, f->base + sizeof *h + h->bucket_count * sizeof(TTBucket), HISTORY_FILE_SIZE);
     history_clamp(&s->hist);
     s->keep_history = 1;
 }
@@ -955,7 +962,7 @@ static void table_file_detach(TableFile *f, Search *s, char *warning, size_t siz
     TableFileHeader *h = (TableFileHeader *)f->base;
     if (!f->base)
         return;
-    memcpy(f->base + sizeof *h + h->bucket_count * sizeof(TTBucket), &s->hist, sizeof s->hist);
+    memcpy(f->base + sizeof *h + h->bucket_count * sizeof(TTBucket), &s->hist, HISTORY_FILE_SIZE);
     h->age = (uint32_t)((s->tt.age + 1) & TT_AGE_MASK);
     s->tt.buckets = NULL;
     s->tt.count = 0;
@@ -969,7 +976,7 @@ static void table_file_detach(TableFile *f, Search *s, char *warning, size_t siz
 /* The size of a table file whose table has bucket_count buckets. */
 static size_t table_file_size(uint64_t bucket_count)
 {
-    return sizeof(TableFileHeader) + (size_t)bucket_count * sizeof(TTBucket) + sizeof(SearchHistory);
+    return sizeof(TableFileHeader) + (size_t)bucket_count * sizeof(TTBucket) + HISTORY_FILE_SIZE;
 }
 
 /* Fills the header of a new table file of bucket_count buckets. */
@@ -982,7 +989,7 @@ static void table_file_header(TableFileHeader *h, uint64_t bucket_count)
     h->signature = eval_signature();
     h->bucket_count = bucket_count;
     h->bucket_size = sizeof(TTBucket);
-    h->history_size = sizeof(SearchHistory);
+    h->history_size = HISTORY_FILE_SIZE;
 }
 
 /* Returns 1 if h heads a table file this build can use whose size is file_size, 0 if it is a
@@ -994,16 +1001,16 @@ static int table_file_valid(const TableFileHeader *h, size_t file_size)
     if (memcmp(h->magic, TABLE_FILE_MAGIC, sizeof h->magic) != 0)
         return -1;
     return h->version == TABLE_FILE_VERSION && h->endian == TABLE_FILE_ENDIAN && h->signature == eval_signature()
-           && h->bucket_size == sizeof(TTBucket) && h->history_size == sizeof(SearchHistory) && count > 0
+           && h->bucket_size == sizeof(TTBucket) && h->history_size == HISTORY_FILE_SIZE && count > 0
            && (count & (count - 1)) == 0 && count <= (SIZE_MAX - sizeof(TableFileHeader)) / sizeof(TTBucket) / 2
            && table_file_size(count) == file_size;
 }
 
-/* Clamps every value of a history read from a file to the range the search keeps it in. */
+/* Clamps every value of a history read from a file (the fields a file keeps) to the range the
+ * search keeps it in. */
 static void history_clamp(SearchHistory *h)
 {
     clamp_values(&h->main[0][0][0], sizeof h->main / sizeof(int16_t), HISTORY_MAX);
-    clamp_values(&h->cont[0][0][0][0], sizeof h->cont / sizeof(int16_t), HISTORY_MAX);
     clamp_values(&h->capture[0][0][0], sizeof h->capture / sizeof(int16_t), HISTORY_MAX);
     clamp_values(&h->pawn_correction[0][0], sizeof h->pawn_correction / sizeof(int16_t), CORRECTION_MAX);
     clamp_values(&h->piece_correction[0][0][0], sizeof h->piece_correction / sizeof(int16_t), CORRECTION_MAX);
@@ -1443,7 +1450,9 @@ static void level_choose(Search *s)
 static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys,
                             int key_count, double seconds, Limits *limits)
 {
-    double budget = move_budget(seconds);
+    double budget = move_budget(seconds) - limits->exit_cost;
+    if (budget < ONE_SHOT_MIN_SHARE * seconds)
+        budget = ONE_SHOT_MIN_SHARE * seconds;
     if (count == 1)
         return moves[0];
     limits->hard_deadline = limits->start + budget;
@@ -3139,8 +3148,12 @@ static int run_one_shot(Search *s, const char *fen, const char *moves, double se
     TableFile file;
     Limits *limits = &o->limits;
     int index = -1, status, attached;
+    double attach_start;
     use_threads(s, o->threads);
+    attach_start = clock_now();
     attached = o->hash_file && hash_file_attach(&file, s, o->hash_file, limits->report != NULL);
+    /* letting the file go costs about what taking it did (the history copied, the pages touched) */
+    limits->exit_cost = attached ? clock_now() - attach_start : 0;
     status = decide(s, fen, moves, seconds, limits, &index, err, sizeof err, warning, sizeof warning);
     if (status != 0) {
         print_line(stderr, "error: %s", err);
