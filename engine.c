@@ -548,6 +548,10 @@ static void shared_store64(uint64_t *p, uint64_t value)
 static const double ONE_SHOT_RESERVE = 0.010, ONE_SHOT_RESERVE_SHARE = 0.02, ONE_SHOT_MIN_SHARE = 0.2;
 static const double BUSY_RESERVE = 0.035, BUSY_RESERVE_SHARE = 0.05;
 static const double LOAD_LOOK_DELAY = 0.002, LOAD_LOOK_INTERVAL = 0.002;
+/* Busy: another task seen at one look in BUSY_LOOK_ONE_IN or more. An idle machine showed one
+ * at no more than one look in six (a shell loop calling the engine); two games at a time
+ * leave a gap now and then between the other game's calls, so a half was too strict. */
+enum { BUSY_LOOK_ONE_IN = 4 };
 static const double STALL_GUARD_MAX_SHARE = 0.5;
 /* A real clock: the time left is spread over the moves to go (CLOCK_MOVES_TO_GO in sudden
  * death) plus CLOCK_INCREMENT_SHARE of the increment, the hard budget CLOCK_HARD_FACTOR times
@@ -654,11 +658,11 @@ static void look_at_load(Search *s, double now)
     s->busy_looks += running < 0 || running > 1 + s->helper_count;
 }
 
-/* Returns 1 if the machine looks busy: another task ran beside the search at half its looks
- * or more (a machine that cannot say counts as busy); 0 before the first look. */
+/* Returns 1 if the machine looks busy: another task ran beside the search at one look in
+ * BUSY_LOOK_ONE_IN or more (a machine that cannot say counts as busy); 0 before the first look. */
 static int machine_busy(const Search *s)
 {
-    return s->load_looks > 0 && 2 * s->busy_looks >= s->load_looks;
+    return s->load_looks > 0 && BUSY_LOOK_ONE_IN * s->busy_looks >= s->load_looks;
 }
 
 /* ===================================================== transposition table */
