@@ -29,7 +29,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -870,10 +869,13 @@ static int score_from_tt(int score, int ply)
 /* ============================================================= table file */
 
 /* A table kept in a file between one-shot calls (--hash-file, docs/command-line.md): a header,
- * the transposition table's buckets, then the search's history (SearchHistory). With POSIX the
- * file is mapped shared, so that calls running at once share one table as threads do (each
- * entry checked against its key, each move checked legal); elsewhere it is read whole and
- * written back whole through a temporary file renamed over it. Whatever the file holds, the
+ * the transposition table's buckets, then the search's history (SearchHistory). The file is read
+ * whole into memory of the call's own at the start and written back whole at the end: in place
+ * with POSIX (pread, pwrite), elsewhere through a temporary file renamed over it. A mapping of
+ * the file was tried and dropped: every first write to one of its pages is a page fault that
+ * copies or dirties a page of the file, and on a busy virtual machine those made the search
+ * five to ten times slower. Calls at once each write their own table back; an entry torn
+ * between two writers fails its key check, and a move from the table is checked legal. Whatever the file holds, the
  * header is checked before use, the histories are clamped to their ranges, and a file that is
  * not ours is never written. */
 
@@ -894,11 +896,12 @@ typedef struct {
     uint32_t reserved[5];
 } TableFileHeader;
 
-/* A table file in use: its memory (mapped, or read), size and path. */
+/* A table file in use: its contents as read, size and path. */
 typedef struct {
     unsigned char *base;    /* NULL when none is in use */
     size_t size;
-    int mapped;             /* 1: mapped shared (POSIX), 0: read whole, written back at detach */
+    int in_place;           /* 1: written back in place through fd (POSIX); 0: through a renamed copy */
+    int fd;                 /* in place: the file, open */
     char path[4096];
 } TableFile;
 
@@ -913,12 +916,10 @@ static int table_file_valid(const TableFileHeader *h, size_t file_size);
 static void table_file_use(TableFile *f, Search *s);
 static void history_clamp(SearchHistory *h);
 static void clamp_values(int16_t *values, size_t count, int limit);
-static int table_file_map(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size);
+static int table_file_open(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size);
 static int table_file_read(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size);
 #if HAVE_POSIX
 static int table_file_create(TableFile *f, const char *path, uint64_t bucket_count, const char *note, char *warning, size_t size);
-static void table_file_on_sigbus(int signal_number, siginfo_t *info, void *context);
-static void table_file_guard(const TableFile *f);
 #endif
 
 /* Makes the table file at path s's table and history, creating it with a table of about
@@ -937,7 +938,7 @@ static int table_file_attach(TableFile *f, const char *path, size_t megabytes, S
         return 0;
     }
     snprintf(f->path, sizeof f->path, "%s", path);
-    ok = HAVE_POSIX ? table_file_map(f, path, count, warning, size) : table_file_read(f, path, count, warning, size);
+    ok = HAVE_POSIX ? table_file_open(f, path, count, warning, size) : table_file_read(f, path, count, warning, size);
     if (ok)
         table_file_use(f, s);
     return ok;
@@ -958,8 +959,8 @@ static void table_file_use(TableFile *f, Search *s)
     s->keep_history = 1;
 }
 
-/* Gives the file s's history and the age of its next search, and lets it go: written back
- * (the read copy) or unmapped; s is left without a table. A file that could not be written
+/* Gives the file s's history and the age of its next search, and lets it go, written back; s
+ * is left without a table. A file that could not be written
  * back leaves a warning. */
 static void table_file_detach(TableFile *f, Search *s, char *warning, size_t size)
 {
@@ -1028,52 +1029,10 @@ static void clamp_values(int16_t *values, size_t count, int limit)
         values[i] = (int16_t)(values[i] > limit ? limit : values[i] < -limit ? -limit : values[i]);
 }
 
-#if HAVE_POSIX
-/* The mapping a SIGBUS may hit (the file truncated by another process, a disk that cannot hold
- * a page written) and a descriptor of /dev/zero to map over it in that case. */
-static unsigned char *volatile guarded_base;
-static volatile size_t guarded_size;
-static volatile int guard_zero_fd = -1;
-
-/* SIGBUS in the guarded mapping: private zero pages take its place (mmap is a system call that
- * Linux and the BSDs allow here), so that the search goes on with an empty table and the call
- * answers; anywhere else, the default action. */
-static void table_file_on_sigbus(int signal_number, siginfo_t *info, void *context)
-{
-    unsigned char *at = info->si_addr, *base = guarded_base;
-    (void)context;
-    if (base && at >= base && at < base + guarded_size
-        && mmap(base, guarded_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, guard_zero_fd, 0) != MAP_FAILED)
-        return;
-    signal(signal_number, SIG_DFL);
-    raise(signal_number);
-}
-
-/* Guards the mapping of f against SIGBUS (base NULL: ends the guard). */
-static void table_file_guard(const TableFile *f)
-{
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    sigemptyset(&action.sa_mask);
-    if (f) {
-        if (guard_zero_fd < 0)
-            guard_zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
-        guarded_size = f->size;
-        guarded_base = f->base;
-        action.sa_sigaction = table_file_on_sigbus;
-        action.sa_flags = SA_SIGINFO;
-    } else {
-        guarded_base = NULL;
-        action.sa_handler = SIG_DFL;
-    }
-    sigaction(SIGBUS, &action, NULL);
-}
-#endif
-
-/* Maps the table file at path (POSIX), creating it with bucket_count buckets when it is missing,
- * empty, or an older or damaged table of ours (a file that is not ours is never touched).
- * Returns 1, or 0 with a warning. */
-static int table_file_map(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size)
+/* Reads the table file at path whole (POSIX), keeping it open for the write back, creating it
+ * with bucket_count buckets when it is missing, empty, or an older or damaged table of ours (a
+ * file that is not ours is never touched). Returns 1, or 0 with a warning. */
+static int table_file_open(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size)
 {
 #if HAVE_POSIX
     TableFileHeader h;
@@ -1106,29 +1065,31 @@ static int table_file_map(TableFile *f, const char *path, uint64_t bucket_count,
         return table_file_create(f, path, bucket_count, "held a table of another build or size, now replaced by an empty one",
                                  warning, size);
     }
-    base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (base == MAP_FAILED) {
-        table_file_warn(warning, size, path, strerror(errno), 1);
+    base = calloc(1, (size_t)st.st_size);
+    if (!base || pread(fd, base, (size_t)st.st_size, 0) != (ssize_t)st.st_size) {
+        table_file_warn(warning, size, path, base ? "could not be read whole" : "does not fit in memory", 1);
+        free(base);
+        close(fd);
         return 0;
     }
     f->base = base;
     f->size = (size_t)st.st_size;
-    f->mapped = 1;
-    table_file_guard(f);
+    f->in_place = 1;
+    f->fd = fd;
     return 1;
 #else
     (void)f;
     (void)path;
     (void)bucket_count;
-    snprintf(warning, size, "hash file: this build cannot map files");
+    snprintf(warning, size, "hash file: this build cannot open files in place");
     return 0;
 #endif
 }
 
-/* Creates the table file at path with bucket_count empty buckets and maps it (POSIX): written
- * under a temporary name beside it, then renamed over it, so that no call ever sees it half
- * made. note, when not empty, becomes the warning of a success. Returns 1, or 0 with a warning. */
+/* Creates the table file at path with bucket_count empty buckets and keeps it open with an
+ * empty table in memory (POSIX): written under a temporary name beside it, then renamed over
+ * it, so that no call ever sees it half made. note, when not empty, becomes the warning of a
+ * success. Returns 1, or 0 with a warning. */
 #if HAVE_POSIX
 static int table_file_create(TableFile *f, const char *path, uint64_t bucket_count, const char *note, char *warning,
                              size_t size)
@@ -1136,7 +1097,7 @@ static int table_file_create(TableFile *f, const char *path, uint64_t bucket_cou
     char tmp[sizeof f->path + 32];
     TableFileHeader h;
     size_t total = table_file_size(bucket_count);
-    void *base = MAP_FAILED;
+    unsigned char *base = NULL;
     int fd, error;
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
     fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -1151,22 +1112,22 @@ static int table_file_create(TableFile *f, const char *path, uint64_t bucket_cou
     error = posix_fallocate(fd, 0, (off_t)total);
     if (error == 0 && pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
         error = errno ? errno : EIO;
-    if (error == 0 && (base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
-        error = errno;
+    if (error == 0 && (base = calloc(1, total)) == NULL)
+        error = ENOMEM;
     if (error == 0 && rename(tmp, path) != 0)
         error = errno;
-    close(fd);
     if (error != 0) {
-        if (base != MAP_FAILED)
-            munmap(base, total);
+        close(fd);
+        free(base);
         unlink(tmp);
         table_file_warn(warning, size, path, strerror(error), 1);
         return 0;
     }
+    memcpy(base, &h, sizeof h);
     f->base = base;
     f->size = total;
-    f->mapped = 1;
-    table_file_guard(f);
+    f->in_place = 1;
+    f->fd = fd;
     if (note[0])
         table_file_warn(warning, size, path, note, 0);
     return 1;
@@ -1197,7 +1158,7 @@ static int table_file_read(TableFile *f, const char *path, uint64_t bucket_count
     }
     f->size = valid ? (size_t)length : table_file_size(bucket_count);
     f->base = calloc(1, f->size);
-    f->mapped = 0;
+    f->in_place = 0;
     if (f->base && valid && (fseek(in, 0, SEEK_SET) != 0 || fread(f->base, 1, f->size, in) != f->size)) {
         free(f->base);
         f->base = NULL;
@@ -1215,20 +1176,22 @@ static int table_file_read(TableFile *f, const char *path, uint64_t bucket_count
     return 1;
 }
 
-/* Lets the table file go: unmapped (POSIX), or written back through a temporary file renamed
- * over it and freed. Returns 0, or -1 when it could not be written (the file is then as it was). */
+/* Lets the table file go: written back in place (POSIX) or through a temporary file renamed
+ * over it, and freed. Returns 0, or -1 when it could not be written (the file is then as it was). */
 static int table_file_release(TableFile *f)
 {
     char tmp[sizeof f->path + 16];
     FILE *out;
     int ok;
-    if (f->mapped) {
+    if (f->in_place) {
+        ok = 0;
 #if HAVE_POSIX
-        table_file_guard(NULL);
-        munmap(f->base, f->size);
+        ok = pwrite(f->fd, f->base, f->size, 0) == (ssize_t)f->size;
+        close(f->fd);
 #endif
+        free(f->base);
         f->base = NULL;
-        return 0;
+        return ok ? 0 : -1;
     }
     /* a name of its own for each process (its stack's address differs where addresses are
      * randomized, the clock elsewhere), so that calls at once do not write one file */
@@ -2871,9 +2834,11 @@ typedef struct {
     int batch;              /* --batch */
 } CallOptions;
 /* --hash-file: the environment variable that names it when the option does not, and the size of
- * the table in a new file */
+ * the table in a new file: what a one-shot call at 0.1 s allocates for itself (every page a
+ * call touches costs it a page fault, slow on virtual machines, so a larger one costs more
+ * than it brings at short limits) */
 #define HASH_FILE_VARIABLE "BOXER_HASH_FILE"
-enum { HASH_FILE_MB = 8 };
+enum { HASH_FILE_MB = 2 };
 
 /* prototypes (with the entry points of the front ends below, which main starts) */
 static void uci_loop(Search *s);
