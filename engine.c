@@ -8,6 +8,7 @@
  * front ends: shared, command line, UCI, games, match, datagen, web. */
 #if !defined(_POSIX_C_SOURCE) && !defined(ENGINE_NO_POSIX)
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE 1       /* glibc: MAP_ANONYMOUS and madvise's MADV_HUGEPAGE as well */
 #endif
 
 #include "extra.h"
@@ -29,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -265,6 +267,8 @@ struct Search {
 
 /* prototypes */
 static double clock_now(void);
+static void *table_memory(size_t size);
+static void table_memory_free(void *memory, size_t size);
 static int running_tasks(void);
 static int search_threads(Search *s, int count);
 static void threads_start(Search *s);
@@ -381,6 +385,54 @@ static int running_tasks(void)
 #else
     return -1;
 #endif
+}
+
+/* ============================================================ table memory */
+
+/* The tables (the transposition table, a table file's contents) go on huge pages where the
+ * system gives them (Linux's transparent huge pages, asked for with madvise): every first
+ * touch of a 4 KB page is a page fault, and on our virtual machines a fault costs about 15 us
+ * under load, so that reading a 2.3 MB table file took 9.5 ms and a cold call's 2 MB table cost
+ * a quarter of its nodes; a 2 MB page is one fault. Measured at 0.1 s, two games at a time:
+ * 90,700 nodes a call against 69,600 with 4 KB pages. */
+enum { HUGE_PAGE = 2 << 20, SMALL_PAGE = 4096 };
+
+/* Zeroed memory of size bytes for a table, on huge pages when it is large enough and the system
+ * can; NULL when memory is short. Freed with table_memory_free and the same size. */
+static void *table_memory(size_t size)
+{
+#if HAVE_POSIX && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+    if (size >= HUGE_PAGE) {
+        size_t length = (size + SMALL_PAGE - 1) & ~(size_t)(SMALL_PAGE - 1), span = length + HUGE_PAGE;
+        unsigned char *start = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *aligned;
+        if (start == MAP_FAILED)
+            return NULL;
+        /* a huge page must start on a multiple of its size: map more, keep the aligned part */
+        aligned = start + ((HUGE_PAGE - (uintptr_t)start % HUGE_PAGE) % HUGE_PAGE);
+        if (aligned > start)
+            munmap(start, (size_t)(aligned - start));
+        if (start + span > aligned + length)
+            munmap(aligned + length, (size_t)(start + span - (aligned + length)));
+        madvise(aligned, length, MADV_HUGEPAGE);
+        return aligned;
+    }
+#endif
+    return calloc(1, size);
+}
+
+/* Frees memory of size bytes from table_memory. */
+static void table_memory_free(void *memory, size_t size)
+{
+    if (!memory)
+        return;
+#if HAVE_POSIX && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+    if (size >= HUGE_PAGE) {
+        munmap(memory, (size + SMALL_PAGE - 1) & ~(size_t)(SMALL_PAGE - 1));
+        return;
+    }
+#endif
+    (void)size;
+    free(memory);
 }
 
 /* ================================================================= threads */
@@ -689,7 +741,7 @@ static void tt_init(TransTable *tt, size_t megabytes)
         count *= 2;
     tt->buckets = NULL;
     /* a failed allocation only makes the table smaller */
-    while (count >= 1 && !(tt->buckets = calloc(count, sizeof(TTBucket))))
+    while (count >= 1 && !(tt->buckets = table_memory(count * sizeof(TTBucket))))
         count /= 2;
     tt->count = tt->buckets ? count : 0;
     tt->megabytes = megabytes;
@@ -709,7 +761,7 @@ static size_t tt_megabytes_for(double budget)
 static void tt_free(TransTable *tt)
 {
     if (!tt->external)
-        free(tt->buckets);
+        table_memory_free(tt->buckets, tt->count * sizeof(TTBucket));
     tt->external = 0;
     tt->buckets = NULL;
     tt->count = 0;
@@ -1065,10 +1117,10 @@ static int table_file_open(TableFile *f, const char *path, uint64_t bucket_count
         return table_file_create(f, path, bucket_count, "held a table of another build or size, now replaced by an empty one",
                                  warning, size);
     }
-    base = calloc(1, (size_t)st.st_size);
+    base = table_memory((size_t)st.st_size);
     if (!base || pread(fd, base, (size_t)st.st_size, 0) != (ssize_t)st.st_size) {
         table_file_warn(warning, size, path, base ? "could not be read whole" : "does not fit in memory", 1);
-        free(base);
+        table_memory_free(base, (size_t)st.st_size);
         close(fd);
         return 0;
     }
@@ -1112,13 +1164,13 @@ static int table_file_create(TableFile *f, const char *path, uint64_t bucket_cou
     error = posix_fallocate(fd, 0, (off_t)total);
     if (error == 0 && pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
         error = errno ? errno : EIO;
-    if (error == 0 && (base = calloc(1, total)) == NULL)
+    if (error == 0 && (base = table_memory(total)) == NULL)
         error = ENOMEM;
     if (error == 0 && rename(tmp, path) != 0)
         error = errno;
     if (error != 0) {
         close(fd);
-        free(base);
+        table_memory_free(base, total);
         unlink(tmp);
         table_file_warn(warning, size, path, strerror(error), 1);
         return 0;
@@ -1157,10 +1209,10 @@ static int table_file_read(TableFile *f, const char *path, uint64_t bucket_count
         return 0;
     }
     f->size = valid ? (size_t)length : table_file_size(bucket_count);
-    f->base = calloc(1, f->size);
+    f->base = table_memory(f->size);
     f->in_place = 0;
     if (f->base && valid && (fseek(in, 0, SEEK_SET) != 0 || fread(f->base, 1, f->size, in) != f->size)) {
-        free(f->base);
+        table_memory_free(f->base, f->size);
         f->base = NULL;
     }
     if (in)
@@ -1189,7 +1241,7 @@ static int table_file_release(TableFile *f)
         ok = pwrite(f->fd, f->base, f->size, 0) == (ssize_t)f->size;
         close(f->fd);
 #endif
-        free(f->base);
+        table_memory_free(f->base, f->size);
         f->base = NULL;
         return ok ? 0 : -1;
     }
@@ -1206,7 +1258,7 @@ static int table_file_release(TableFile *f)
         ok = remove(f->path) == 0 && rename(tmp, f->path) == 0;
     if (!ok)
         remove(tmp);
-    free(f->base);
+    table_memory_free(f->base, f->size);
     f->base = NULL;
     return ok ? 0 : -1;
 }
