@@ -136,6 +136,7 @@ typedef struct {
     size_t megabytes;   /* the size asked for (a failed allocation gives less) */
     int age;            /* the current search's, from 0 to TT_AGE_MASK */
     int external;       /* 1: the buckets are a table file's, not to be freed or resized */
+    unsigned char *written; /* a table file's: a bit for each bucket stored into by this call */
 } TransTable;
 
 typedef struct {
@@ -280,6 +281,7 @@ static int shared_load(const int *p);
 static void shared_store(int *p, int value);
 static uint64_t shared_load64(const uint64_t *p);
 static void shared_store64(uint64_t *p, uint64_t value);
+static void shared_set_bit(unsigned char *bits, size_t index);
 static double move_budget(double seconds);
 static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard);
 static int time_is_up(Search *s);
@@ -571,6 +573,16 @@ static uint64_t shared_load64(const uint64_t *p)
     return __atomic_load_n(p, __ATOMIC_RELAXED);
 #else
     return *p;
+#endif
+}
+
+/* Sets bit index of bits, which other threads may set too. */
+static void shared_set_bit(unsigned char *bits, size_t index)
+{
+#if HAVE_THREADS
+    __atomic_fetch_or(&bits[index >> 3], (unsigned char)(1u << (index & 7)), __ATOMIC_RELAXED);
+#else
+    bits[index >> 3] |= (unsigned char)(1u << (index & 7));
 #endif
 }
 
@@ -904,6 +916,8 @@ static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eva
     data = tt_pack(&d);
     shared_store64(&victim->data, data);
     shared_store64(&victim->check, key ^ data);
+    if (tt->written)
+        shared_set_bit(tt->written, key & (tt->count - 1));
 }
 
 /* Mate scores are stored relative to the node, not the root. */
@@ -954,6 +968,7 @@ typedef struct {
     size_t size;
     int in_place;           /* 1: written back in place through fd (POSIX); 0: through a renamed copy */
     int fd;                 /* in place: the file, open */
+    unsigned char *written; /* in place: the buckets this call stored into (TransTable.written) */
     char path[4096];
 } TableFile;
 
@@ -972,6 +987,7 @@ static int table_file_open(TableFile *f, const char *path, uint64_t bucket_count
 static int table_file_read(TableFile *f, const char *path, uint64_t bucket_count, char *warning, size_t size);
 #if HAVE_POSIX
 static int table_file_create(TableFile *f, const char *path, uint64_t bucket_count, const char *note, char *warning, size_t size);
+static void table_file_merge(TableFile *f);
 #endif
 
 /* Makes the table file at path s's table and history, creating it with a table of about
@@ -1006,14 +1022,15 @@ static void table_file_use(TableFile *f, Search *s)
     s->tt.megabytes = 0;
     s->tt.external = 1;
     s->tt.age = (int)(h->age & TT_AGE_MASK);
+    f->written = f->in_place ? calloc((size_t)(h->bucket_count + 7) / 8, 1) : NULL;
+    s->tt.written = f->written;
     memcpy(&s->hist, f->base + sizeof *h + h->bucket_count * sizeof(TTBucket), HISTORY_FILE_SIZE);
     history_clamp(&s->hist);
     s->keep_history = 1;
 }
 
 /* Gives the file s's history and the age of its next search, and lets it go, written back; s
- * is left without a table. A file that could not be written
- * back leaves a warning. */
+ * is left without a table. A file that could not be written back leaves a warning. */
 static void table_file_detach(TableFile *f, Search *s, char *warning, size_t size)
 {
     TableFileHeader *h = (TableFileHeader *)f->base;
@@ -1024,6 +1041,7 @@ static void table_file_detach(TableFile *f, Search *s, char *warning, size_t siz
     s->tt.buckets = NULL;
     s->tt.count = 0;
     s->tt.external = 0;
+    s->tt.written = NULL;
     s->keep_history = 0;
     warning[0] = '\0';
     if (table_file_release(f) != 0)
@@ -1186,6 +1204,26 @@ static int table_file_create(TableFile *f, const char *path, uint64_t bucket_cou
 }
 #endif
 
+#if HAVE_POSIX
+/* Before a table written in place goes back: the buckets this call did not store into are
+ * taken from the file as it is now, so that the entries of calls that ran at the same time
+ * (another game's, sharing the file) stay; those this call wrote win. The few milliseconds
+ * between this read and the write back are left to chance. */
+static void table_file_merge(TableFile *f)
+{
+    const TableFileHeader *h = (const TableFileHeader *)f->base;
+    size_t bytes = (size_t)h->bucket_count * sizeof(TTBucket), i;
+    TTBucket *mine = (TTBucket *)(f->base + sizeof *h), *now;
+    if (!f->written || (now = table_memory(bytes)) == NULL)
+        return;
+    if (pread(f->fd, now, bytes, sizeof *h) == (ssize_t)bytes)
+        for (i = 0; i < h->bucket_count; i++)
+            if (!(f->written[i >> 3] & (1u << (i & 7))))
+                mine[i] = now[i];
+    table_memory_free(now, bytes);
+}
+#endif
+
 /* Reads the table file at path whole (without POSIX), or starts an empty table of bucket_count
  * buckets when there is none yet or it holds an older or damaged table of ours; it is written
  * back at table_file_detach. C99 cannot tell a regular file from a device, so anything that
@@ -1238,9 +1276,12 @@ static int table_file_release(TableFile *f)
     if (f->in_place) {
         ok = 0;
 #if HAVE_POSIX
+        table_file_merge(f);
         ok = pwrite(f->fd, f->base, f->size, 0) == (ssize_t)f->size;
         close(f->fd);
 #endif
+        free(f->written);
+        f->written = NULL;
         table_memory_free(f->base, f->size);
         f->base = NULL;
         return ok ? 0 : -1;
