@@ -99,7 +99,7 @@ enum { BENCH_DEPTH = 9, BENCH_HASH_MB = 16 };   /* the bench signature's depth a
 /* Levels: 0 to LEVEL_MAX (full strength); below it LEVEL_LINES lines, a ply at least, and
  * a choice LEVEL_MARGIN_PER_LEVEL centipawns a level below LEVEL_MAX wide (level_limits) */
 enum { LEVEL_MAX = 20, LEVEL_LINES = 4, LEVEL_MIN_DEPTH = 1, LEVEL_MARGIN_PER_LEVEL = 8 };
-enum { LEVEL_ELO_MIN = 1500, LEVEL_ELO_MAX = 2925 };    /* LEVEL_ELO's first and last */
+enum { LEVEL_ELO_MIN = 530, LEVEL_ELO_MAX = 2550 };    /* LEVEL_ELO's first and last */
 /* search_pv's notations, and the room its text needs: MAX_PLY + 1 moves of at most 7
  * characters (exd8=Q+, e7e8q) and a space each */
 enum { PV_SAN, PV_COORDINATES };
@@ -1451,10 +1451,12 @@ static const int LEVEL_NODES[LEVEL_MAX] = {
 };
 
 /* The strength of each level below LEVEL_MAX in Elo, on the ladder of docs/uci.md (Fairy-Max at
- * 2000, one-shot games at 0.1 s a move; measured there); UCI_Elo from LEVEL_ELO_MIN (level 0)
- * to LEVEL_ELO_MAX (level LEVEL_MAX - 1) picks the strongest level at or below it. */
+ * 2000, one-shot games at 0.1 s a move): levels 8, 12, 16 and 19 measured there, those between
+ * them in proportion, those below 8 (which lost every game to Fairy-Max) 100 a level lower
+ * each; UCI_Elo from LEVEL_ELO_MIN (level 0) to LEVEL_ELO_MAX (level LEVEL_MAX - 1) picks the
+ * strongest level at or below it. */
 static const int LEVEL_ELO[LEVEL_MAX] = {
-    1500, 1575, 1650, 1725, 1800, 1875, 1950, 2025, 2100, 2175, 2250, 2325, 2400, 2475, 2550, 2625, 2700, 2775, 2850, 2925
+    530, 630, 730, 830, 930, 1030, 1130, 1230, 1330, 1490, 1650, 1810, 1970, 2060, 2150, 2240, 2330, 2405, 2480, 2550
 };
 
 /* The level for UCI_Elo elo: the strongest whose strength is at most elo (level 0 below all). */
