@@ -282,7 +282,7 @@ static void shared_store(int *p, int value);
 static uint64_t shared_load64(const uint64_t *p);
 static void shared_store64(uint64_t *p, uint64_t value);
 static void shared_set_bit(unsigned char *bits, size_t index);
-static double move_budget(double seconds);
+static double move_budget(double seconds, double exit_cost);
 static void time_for_clock(double left, double inc, int moves_to_go, double overhead, double *soft, double *hard);
 static int time_is_up(Search *s);
 static double stall_guard(const Search *s);
@@ -607,9 +607,9 @@ static void shared_store64(uint64_t *p, uint64_t value)
  * end, by up to 27 ms in 3,638 moves measured at 0.1 s, two games at a time against Ethereal,
  * and when both games' engines are one-shot calls a 40 ms reserve still saw about one call in
  * 5,000 end 1 to 21 ms late: the call then keeps back BUSY_RESERVE plus BUSY_RESERVE_SHARE
- * instead (docs/engine.md, "Time"). The
- * machine's load is looked at every LOAD_LOOK_INTERVAL seconds from LOAD_LOOK_DELAY into the
- * search (the caller that started the call is still running at first). */
+ * instead (docs/engine.md, "Time"). The machine's load is looked at every LOAD_LOOK_INTERVAL
+ * seconds from LOAD_LOOK_DELAY into the search (the caller that started the call is still
+ * running at first). */
 static const double ONE_SHOT_RESERVE = 0.010, ONE_SHOT_RESERVE_SHARE = 0.02, ONE_SHOT_MIN_SHARE = 0.2;
 static const double BUSY_RESERVE = 0.045, BUSY_RESERVE_SHARE = 0.05;
 static const double LOAD_LOOK_DELAY = 0.002, LOAD_LOOK_INTERVAL = 0.002;
@@ -631,10 +631,11 @@ static const double CLOCK_MIN_LEFT = 0.001;
 enum { POLL_NODES = 256 };
 
 /* The part of a one-shot limit the search may use on an idle machine: the rest covers
- * start-up, exit and the caller's notice of it. */
-static double move_budget(double seconds)
+ * start-up, exit and the caller's notice of it, and exit_cost seconds of the call's own work
+ * after the search (a table file written back). */
+static double move_budget(double seconds, double exit_cost)
 {
-    double budget = seconds - (ONE_SHOT_RESERVE + ONE_SHOT_RESERVE_SHARE * seconds);
+    double budget = seconds - (ONE_SHOT_RESERVE + ONE_SHOT_RESERVE_SHARE * seconds) - exit_cost;
     return budget > ONE_SHOT_MIN_SHARE * seconds ? budget : ONE_SHOT_MIN_SHARE * seconds;
 }
 
@@ -643,7 +644,7 @@ static double busy_cut_for(double seconds)
 {
     double busy = seconds - (BUSY_RESERVE + BUSY_RESERVE_SHARE * seconds);
     busy = busy > ONE_SHOT_MIN_SHARE * seconds ? busy : ONE_SHOT_MIN_SHARE * seconds;
-    return move_budget(seconds) - busy;
+    return move_budget(seconds, 0) - busy;
 }
 
 /* Splits a real clock (seconds left and increment for the side to move, moves to the next
@@ -942,10 +943,10 @@ static int score_from_tt(int score, int ply)
  * with POSIX (pread, pwrite), elsewhere through a temporary file renamed over it. A mapping of
  * the file was tried and dropped: every first write to one of its pages is a page fault that
  * copies or dirties a page of the file, and on a busy virtual machine those made the search
- * five to ten times slower. Calls at once each write their own table back; an entry torn
- * between two writers fails its key check, and a move from the table is checked legal. Whatever the file holds, the
- * header is checked before use, the histories are clamped to their ranges, and a file that is
- * not ours is never written. */
+ * five to ten times slower. Calls at once share the file (table_file_merge); an entry torn
+ * between two writers fails its key check, and a move from the table is checked legal.
+ * Whatever the file holds, the header is checked before use, the histories are clamped to
+ * their ranges, and a file that is not ours is never written. */
 
 /* The file's header. TABLE_FILE_VERSION changes with the meaning of what the file holds
  * (the entry's packing, what a score or an evaluation in it means, SearchHistory's fields);
@@ -1204,9 +1205,7 @@ static int table_file_create(TableFile *f, const char *path, uint64_t bucket_cou
         table_file_warn(warning, size, path, note, 0);
     return 1;
 }
-#endif
 
-#if HAVE_POSIX
 /* Before a table written in place goes back: the buckets this call did not store into are
  * taken from the file as it is now, so that the entries of calls that ran at the same time
  * (another game's, sharing the file) stay; those this call wrote win. The few milliseconds
@@ -1514,9 +1513,7 @@ static void level_choose(Search *s)
 static Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys,
                             int key_count, double seconds, Limits *limits)
 {
-    double budget = move_budget(seconds) - limits->exit_cost;
-    if (budget < ONE_SHOT_MIN_SHARE * seconds)
-        budget = ONE_SHOT_MIN_SHARE * seconds;
+    double budget = move_budget(seconds, limits->exit_cost);
     if (count == 1)
         return moves[0];
     limits->hard_deadline = limits->start + budget;
@@ -4821,7 +4818,7 @@ static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key
     }
     limits.node_limit = (uint64_t)nodes;
     if (seconds > 0)
-        limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(seconds);
+        limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(seconds, 0);
     return search_game_move(s, b, keys, key_count, &limits, new_game);
 }
 
@@ -5764,7 +5761,7 @@ int choose_move(char *fen, char *moves, int timeout)
     limits.start = clock_now();
     if (timeout <= 0)
         return -1;
-    limits.node_limit = (uint64_t)(WASM_NODES_PER_SECOND * move_budget(timeout));
+    limits.node_limit = (uint64_t)(WASM_NODES_PER_SECOND * move_budget(timeout, 0));
     if (decide(&context, fen, moves, (double)timeout, &limits, &index, err, sizeof err, warning, sizeof warning) != 0)
         return -1;
     return index;
@@ -5881,7 +5878,7 @@ const char *web_think(const char *fen, const char *moves, double seconds, int le
         return web_answer(NULL, list.moves[0], &b, lines, clock_now() - start);
     if (s.tt.megabytes != WEB_TT_MB)
         search_set_table(&s, WEB_TT_MB);
-    budget = move_budget(seconds);
+    budget = move_budget(seconds, 0);
     memset(&limits, 0, sizeof limits);
     limits.start = start;
     limits.hard_deadline = start + budget;
