@@ -3,12 +3,15 @@ CC ?= cc
 WARNINGS = -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes
 CFLAGS ?= -O2 -DNDEBUG
 DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-SOURCES = engine.c movement.c extra.c
-HEADERS = movement.h extra.h tables/hce.h tables/nnue.h
+# The engine and the rules and evaluation it uses; the front ends (modes/README.md); all of it.
+CORE = engine.c movement.c extra.c
+MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/tablefile.c
+SOURCES = $(CORE) $(MODES)
+HEADERS = movement.h extra.h tables/hce.h tables/nnue.h $(wildcard modes/*.h)
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug tsan bench perft-bench perft-full timing sprt fuzz web run clean tune train
+.PHONY: all test debug tsan bench perft-bench perft-full timing sprt fuzz fuzz-links web run clean tune train
 
 # The WebAssembly builds (web/README.md). The course's drop-in WEB_TARGET: a standalone module
 # with no imports, its static data from 64 KiB up (the course page writes its strings from
@@ -22,6 +25,8 @@ WEB_EXPORTS = _choose_move,_web_input,_web_state,_web_play,_web_bench
 PAGE_EXPORTS = _web_input,_web_state,_web_play,_web_think,_web_bench
 WEB_FLAGS = -O2 -msimd128 -DNDEBUG -DENGINE_WASM -DENGINE_NO_POSIX --no-entry -sSTANDALONE_WASM \
 	-sGLOBAL_BASE=65536 -sINITIAL_MEMORY=96MB -sALLOW_MEMORY_GROWTH=0 -sABORTING_MALLOC=0
+# The modules' sources: the engine, the front ends' shared helpers and the entry points.
+WEB_SOURCES = $(CORE) modes/common.c web/wasm.c
 
 all: engine
 
@@ -34,11 +39,9 @@ tests/unit: tests/unit.c movement.c extra.c $(HEADERS)
 engine-debug: $(SOURCES) $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) $(SOURCES) -o $@
 
-# The mating test includes engine.c itself (its main left out by ENGINE_NO_MAIN) to call the
-# one-shot decision; the front ends that only main calls are then unused, hence the warning off.
-TEST_ENGINE_WARNINGS = -Wno-missing-prototypes -Wno-unused-function
-tests/endgame: tests/endgame.c $(SOURCES) $(HEADERS)
-	$(CC) $(WARNINGS) $(CFLAGS) $(TEST_ENGINE_WARNINGS) tests/endgame.c movement.c extra.c -o $@
+# The mating test links the engine and the one-shot decision the command line calls.
+tests/endgame: tests/endgame.c $(CORE) modes/common.c $(HEADERS)
+	$(CC) $(WARNINGS) $(CFLAGS) tests/endgame.c $(CORE) modes/common.c -o $@
 
 tests/unit-debug: tests/unit.c movement.c extra.c $(HEADERS)
 	$(CC) $(WARNINGS) $(DEBUG_FLAGS) -Wno-missing-prototypes tests/unit.c movement.c extra.c -o $@
@@ -124,8 +127,16 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile: tests/%: tests/%.c $(SOURCES) $(HEADERS)
-	$(FUZZ_CC) $(WARNINGS) -Wno-unused-function $(FUZZ_FLAGS) $< movement.c extra.c -o $@
+# Each links the engine and the front end it drives.
+FUZZ_LINKS_oneshot = modes/common.c
+FUZZ_LINKS_uci = modes/common.c modes/uci.c
+FUZZ_LINKS_tablefile = modes/tablefile.c
+tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile: tests/fuzz_%: tests/fuzz_%.c $(SOURCES) $(HEADERS)
+	$(FUZZ_CC) $(WARNINGS) $(FUZZ_FLAGS) $< $(CORE) $(FUZZ_LINKS_$*) -o $@
+
+# The sources a fuzz target links, for tests/robust.sh's replay builds: make -s fuzz-links NAME=uci
+fuzz-links:
+	@echo $(CORE) $(FUZZ_LINKS_$(NAME))
 
 fuzz: tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile
 	bash tests/fuzz.sh $(FUZZ_SECONDS)
@@ -133,12 +144,12 @@ fuzz: tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile
 # The WebAssembly modules: the course's drop-in and web/index.html's own.
 web: $(WEB_TARGET) $(PAGE_TARGET)
 
-$(WEB_TARGET): $(SOURCES) $(HEADERS)
-	$(EMCC) $(WARNINGS) $(WEB_FLAGS) -sEXPORTED_FUNCTIONS=$(WEB_EXPORTS) $(SOURCES) -o $@
+$(WEB_TARGET): $(WEB_SOURCES) $(HEADERS)
+	$(EMCC) $(WARNINGS) $(WEB_FLAGS) -sEXPORTED_FUNCTIONS=$(WEB_EXPORTS) $(WEB_SOURCES) -o $@
 
-$(PAGE_TARGET): $(SOURCES) $(HEADERS)
+$(PAGE_TARGET): $(WEB_SOURCES) $(HEADERS)
 	$(EMCC) $(WARNINGS) $(WEB_FLAGS) -DENGINE_WASM_PAGE -sEXPORTED_FUNCTIONS=$(PAGE_EXPORTS) -sERROR_ON_UNDEFINED_SYMBOLS=0 \
-		-sWARN_ON_UNDEFINED_SYMBOLS=0 $(SOURCES) -o $@
+		-sWARN_ON_UNDEFINED_SYMBOLS=0 $(WEB_SOURCES) -o $@
 
 # Serves web/ on http://127.0.0.1:8000 (this machine only), as the course template does.
 run: web

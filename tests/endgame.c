@@ -1,13 +1,15 @@
 /* tests/endgame.c: the engine, playing both sides with a fixed node budget per move
  * through the one-shot decision, mates a lone king with K+Q, K+R and K+B+N within the
- * fifty-move rule. Built together with engine.c (its main left out by ENGINE_NO_MAIN) so
- * that it calls the same decide() as the command line. Ends with "N passed, N failed". */
-#define ENGINE_NO_MAIN
-#include "../engine.c"
+ * fifty-move rule. Linked with the engine and modes/common.c, so that it calls the same
+ * decide() as the command line. Ends with "N passed, N failed". */
+#include "../modes/common.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv);
 
-static Search context; /* the test's search context, as main's in engine.c */
+static Search *context; /* the test's search context, as main's in modes/cli.c */
 
 /* Plays from fen until mate, a draw by rule, or max_plies; returns the plies to mate or -1. */
 static int play_out(const char *fen, long long nodes, int max_plies)
@@ -44,7 +46,7 @@ static int play_out(const char *fen, long long nodes, int max_plies)
         limits.node_limit = (uint64_t)nodes;
         limits.start = clock_now();
         board_to_fen(&b, current);
-        if (decide(&context, current, list, 60, &limits, &index, err, sizeof err, warning, sizeof warning) != 0 || index < 0) {
+        if (decide(context, current, list, 60, &limits, &index, err, sizeof err, warning, sizeof warning) != 0 || index < 0) {
             printf("decide failed at %s: %s\n", current, err);
             return -1;
         }
@@ -73,6 +75,9 @@ int main(int argc, char **argv)
     long long nodes = argc > 1 ? atoll(argv[1]) : 200000;
     int passed = 0, failed = 0;
     size_t i;
+    engine_init();
+    if ((context = search_new()) == NULL)
+        return 1;
     for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         int plies = play_out(CASES[i].fen, nodes, 100);
         if (plies > 0) {
@@ -83,6 +88,7 @@ int main(int argc, char **argv)
             printf("FAIL %s: no mate within 100 plies at %lld nodes per move\n", CASES[i].name, nodes);
         }
     }
+    search_free(context);
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

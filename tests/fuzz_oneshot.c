@@ -5,8 +5,11 @@
  * status 0, 3 or 4; an index names a token that is a legal move, its first listing; the
  * warning is printable. Built with -DFUZZ_REPLAY it runs the files it is given once each
  * instead (tests/robust.sh replays tests/fuzz-corpus/ that way, without libFuzzer). */
-#define ENGINE_NO_MAIN /* engine.c without its main: this file brings its own */
-#include "../engine.c"
+#include "../modes/common.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum { FUZZ_NODES = 1000 };
 
@@ -72,7 +75,7 @@ static void check_answer(const char *fen, const char *moves, int status, int ind
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static Search context;
+    static Search *context;
     static FILE *null_out;
     char *copy, *field[3];
     char err[200], warning[WARNING_MAX + 100];
@@ -81,8 +84,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double seconds;
     Limits limits;
 
-    if (!null_out)
+    if (!context) {
+        engine_init();
+        context = search_new();
         null_out = fopen("/dev/null", "w");
+    }
     copy = malloc(size + 1);
     if (!copy)
         return 0;
@@ -105,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&limits, 0, sizeof limits);
     limits.node_limit = FUZZ_NODES;
     limits.start = clock_now();
-    status = decide(&context, field[0], field[1], seconds, &limits, &index, err, sizeof err, warning, sizeof warning);
+    status = decide(context, field[0], field[1], seconds, &limits, &index, err, sizeof err, warning, sizeof warning);
     check_answer(field[0], field[1], status, index, err, warning);
     if (null_out && status != 0)
         print_line(null_out, "error: %s", err);

@@ -6,8 +6,16 @@
  * checks that the search answers a legal move and that a file refused as not ours is left as
  * it was. Built with -DFUZZ_REPLAY it runs the files it is given once each instead
  * (tests/robust.sh replays tests/fuzz-corpus/tablefile/ that way, without libFuzzer). */
-#define ENGINE_NO_MAIN /* engine.c without its main: this file brings its own */
-#include "../engine.c"
+#include "../modes/system.h"
+#include "../modes/tablefile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if HAVE_POSIX
+#include <unistd.h>
+#endif
 
 enum { FUZZ_NODES = 3000, FUZZ_TABLE_MB = 1 };
 
@@ -34,7 +42,7 @@ static int make_file(const char *path, const uint8_t *data, size_t size)
         length = length < sizeof file ? length : sizeof file;
         memcpy(file, data, length);
     } else {
-        uint64_t count = (uint64_t)FUZZ_TABLE_MB * 1024 * 1024 / sizeof(TTBucket);
+        uint64_t count = (uint64_t)FUZZ_TABLE_MB * 1024 * 1024 / table_bucket_size();
         TableFileHeader h;
         length = table_file_size(count);
         if (length > sizeof file)
@@ -55,7 +63,7 @@ static int make_file(const char *path, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static Search context;
+    static Search *context;
     static char path[64], before[80];
     static const char FEN[] = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     char warning[400], err[200];
@@ -65,7 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int attached;
     if (size == 0)
         return 0;
-    if (!path[0]) {
+    if (!context) {
+        engine_init();
+        context = search_new();
 #if HAVE_POSIX
         snprintf(path, sizeof path, "/tmp/boxer-fuzz-table.%ld", (long)getpid());
 #else
@@ -78,18 +88,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         remove(before);
         return 0;
     }
-    attached = table_file_attach(&file, path, FUZZ_TABLE_MB, &context, warning, sizeof warning);
+    attached = table_file_attach(&file, path, FUZZ_TABLE_MB, context, warning, sizeof warning);
     expect(attached || warning[0], "a refused file gives a warning");
     memset(&limits, 0, sizeof limits);
     limits.node_limit = FUZZ_NODES;
     limits.start = clock_now();
+    limits.keep_history = attached; /* as a one-shot call with a table file searches */
     board_from_fen(&b, FEN, err, sizeof err);
     if (!attached)
-        search_set_table(&context, FUZZ_TABLE_MB);
-    search_run(&context, &b, NULL, 0, NULL, 0, &limits);
-    expect(move_is_legal(&b, context.best_move), "a legal move");
+        search_set_table(context, FUZZ_TABLE_MB);
+    search_run(context, &b, NULL, 0, NULL, 0, &limits);
+    expect(move_is_legal(&b, search_best_move(context)), "a legal move");
     if (attached) {
-        table_file_detach(&file, &context, warning, sizeof warning);
+        table_file_detach(&file, context, warning, sizeof warning);
     } else if (strstr(warning, "not a Boxer table file")) {
         /* a file not ours is left as it was */
         char command[200];

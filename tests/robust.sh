@@ -224,13 +224,14 @@ if [ $sanitized -eq 0 ]; then
 fi
 
 # --- the fuzz targets over their seed corpus and past findings (tests/fuzz-corpus/), without
-# libFuzzer: built with -DFUZZ_REPLAY (and the sanitizers for a sanitizer build), in parallel;
-# engine.c's front ends that only its main (left out) calls are unused there
-cflags="-O1 -g -Wno-unused-function"
+# libFuzzer: built with -DFUZZ_REPLAY (and the sanitizers for a sanitizer build), in parallel,
+# each with the sources the Makefile links it with (make fuzz-links)
+cflags="-O1 -g"
 [ $sanitized -eq 1 ] && cflags="$cflags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 for name in oneshot uci tablefile; do
-  ${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes $cflags -DFUZZ_REPLAY \
-    "$here/fuzz_$name.c" "$here/../movement.c" "$here/../extra.c" -o "$tmp/replay_$name" 2>"$tmp/replay_$name.cc" &
+  links=$(make -s --no-print-directory -C "$here/.." fuzz-links NAME=$name)
+  (cd "$here/.." && ${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes $cflags -DFUZZ_REPLAY \
+    "tests/fuzz_$name.c" $links -o "$tmp/replay_$name") 2>"$tmp/replay_$name.cc" &
 done
 wait
 for name in oneshot uci tablefile; do
