@@ -194,6 +194,27 @@ sleep 0.2
 timed_go stop
 check "stop ends pondering within 50 ms and slack (${ms} ms)" test -n "$line" -a "$ms" -le $((50 + SLACK_MS))
 
+# go infinite and go ponder never answer before stop or ponderhit, whatever ends the search (a
+# mate found, a depth or node limit): "Do not exit the search in ponder mode, even if it's
+# mate!" (the UCI text). Each search here ends by itself in milliseconds; after a second with
+# no bestmove, stop or ponderhit brings it, with the move the search found.
+for threads in 1 2; do
+  send "setoption name Threads value $threads"
+  for go in "infinite|$MATE1|stop|d1d8" "infinite depth 3|$START|stop|" "ponder wtime 10000 btime 10000|$MATE1|ponderhit|d1d8" \
+            "ponder nodes 2000|$START|stop|" "ponder depth 2|$MATE1|ponderhit|d1d8"; do
+    IFS='|' read -r words fen ender move <<<"$go"
+    send "position fen $fen" "go $words"
+    sleep 1
+    sync
+    check "Threads $threads, go $words: no bestmove before $ender ($(grep -m1 '^bestmove' <<<"$got"))" \
+      test -z "$(grep '^bestmove' <<<"$got")"
+    timed_go "$ender"
+    check "Threads $threads, go $words: bestmove ${move:-legal} after $ender within 100 ms and slack ($line, ${ms} ms)" \
+      eval '[[ $line =~ ^bestmove\ ${move:-$MOVE} ]] && [ "$ms" -le $((100 + SLACK_MS)) ]'
+  done
+done
+send "setoption name Threads value 1"
+
 # Mate, mated, stalemate, searchmoves.
 send "position fen $MATE1"
 timed_go "go mate 1"
