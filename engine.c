@@ -27,6 +27,7 @@
 double web_now(void);   /* imported from env: the page's performance.now(), in milliseconds */
 #endif
 
+enum { SCORE_NONE = SCORE_INF + 1 };  /* no score */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
 /* Correction history: CORRECTION_SIZE entries a table (a power of two), in 1/CORRECTION_GRAIN
  * centipawns, within +-CORRECTION_MAX; a result moves its entry by depth + 1 (at most
@@ -121,45 +122,82 @@ typedef struct {
 /* One search context, with its transposition table: its caller makes it (search_new), hands it
  * to the engine's entry points (search_run and those built on it, bench_run) and frees it
  * (search_free). A zeroed Search is ready, without a table. */
-struct Search {
-    Board board;
-    Limits limits;
-    TransTable tt;          /* the table this context owns (a main thread's) */
-    TransTable *table;      /* the table its search uses: tt, or its main thread's */
-    Search *main_search;    /* a helper thread's main thread; NULL in a main one */
-    Search **helpers;       /* a main thread's helper threads' contexts */
+/* What the search keeps for each ply of the path from the root, on a stack that starts
+ * STACK_BEFORE_ROOT plies before it: those entries say "no move, never improved on", so that
+ * no step needs a guard for the first plies. */
+typedef struct {
+    Move move;              /* the move made from this ply (MOVE_NONE: the null move, or none yet) */
+    int piece;              /* the piece that made it (0: none) */
+    int static_eval;        /* corrected; -SCORE_INF in check, SCORE_INF before the root */
+    Move excluded;          /* the move a singular extension's search leaves out */
+    int double_extensions;  /* double extensions on the path to this ply */
+    int in_check;           /* the side to move is in check */
+    Move killers[2];
+} Ply;
+enum { STACK_BEFORE_ROOT = 2 };
+
+/* The network's accumulators along the path: each ply's, brought up to date from the last one
+ * that is only when a position is evaluated (evaluate). */
+typedef struct {
+    Accumulator acc[MAX_PLY + 2];       /* the hidden layer at each ply */
+    NetworkDelta delta[MAX_PLY + 2];    /* the move into each ply, as the network sees it */
+    uint8_t ready[MAX_PLY + 2];         /* 1: acc[ply] is up to date */
+} NetworkStack;
+
+/* The principal variation found at each ply (triangular: ply's from moves[ply][ply] to
+ * moves[ply][length[ply] - 1]). */
+typedef struct {
+    Move moves[MAX_PLY + 1][MAX_PLY + 1];
+    int length[MAX_PLY + 1];
+} PvTable;
+
+/* A main thread's look at its clock and at the machine's load, for a one-shot call's margins. */
+typedef struct {
+    int stall_guard;        /* 1: stop earlier by the longest stall seen (stall_before, then the search's own) */
+    double busy_cut;        /* both deadlines this much earlier while the machine is busy (machine_busy) */
+    double last_poll;       /* clock_now() at the last look at the clock */
+    double longest_stall;   /* the longest time between two looks so far, or stall_before */
+    double next_load_look;  /* clock_now() of the next look at the machine's load (look_at_load) */
+    int load_looks;         /* looks at the machine's load so far in this search */
+    int busy_looks;         /* those that found another task running (or could not tell) */
+} Watch;
+
+/* Lazy SMP's threads: a main thread's helpers, or a helper's own thread and main thread. */
+typedef struct {
+    Search *main_search;    /* a helper's main thread; NULL in a main one */
+    Search **helpers;       /* a main thread's helpers' contexts */
     int helper_count;
+    int helpers_running;    /* those whose thread started */
 #if HAVE_THREADS
     pthread_t thread;       /* a helper's thread, while running is 1 */
 #endif
     int running;            /* a helper's thread runs */
-    int helpers_running;    /* a main thread's helpers whose thread started */
+} Threads;
+
+/* One search context, with its transposition table: its caller makes it (search_new), hands it
+ * to the engine's entry points (search_run and those built on it, bench_run) and frees it
+ * (search_free). A zeroed Search is ready, without a table. */
+struct Search {
+    /* what the search is asked, and its tables */
+    Board board;            /* the root, then the position at hand as the search walks */
+    Limits limits;
+    int min_depth;          /* the node limit stops no search before this depth is complete (a level's) */
+    TransTable tt;          /* the table this context owns (a main thread's) */
+    TransTable *table;      /* the table its search uses: tt, or its main thread's */
+    SearchHistory hist;
+    int history_used;       /* the history holds values (a new Search's is zero, untouched) */
+    Threads threads;
+    Watch watch;
+    /* the search as it runs */
     uint64_t nodes;
-    int stall_guard;        /* 1: stop earlier by the longest stall seen (stall_before, then the search's own) */
-    double busy_cut;        /* one-shot: both deadlines this much earlier while the machine is busy (machine_busy) */
-    int min_depth;          /* the node limit stops no search before this depth is complete */
-    double last_poll;       /* clock_now() at the last poll of the clock */
-    double longest_stall;   /* the longest time between two polls so far, or stall_before */
-    double next_load_look;  /* clock_now() of the next look at the machine's load (look_at_load) */
-    int load_looks;         /* looks at the machine's load so far in this search */
-    int busy_looks;         /* those that found another task running (or could not tell) */
     int stop;
     int seldepth;
     int key_count;
-    uint64_t keys[KEY_HISTORY_MAX];
-    Move killers[MAX_PLY + 1][2];
-    SearchHistory hist;
-    Move move_stack[MAX_PLY + 1];
-    Move excluded[MAX_PLY + 1];            /* the move a singular extension's search leaves out, at each ply */
-    int double_extensions[MAX_PLY + 1];    /* double extensions on the path to each ply */
-    int piece_stack[MAX_PLY + 1];
-    int eval_stack[MAX_PLY + 1];
-    uint8_t in_check[MAX_PLY + 2];         /* the side to move at each ply is in check */
-    Accumulator acc[MAX_PLY + 2];           /* the network's hidden layer at each ply */
-    NetworkDelta acc_delta[MAX_PLY + 2];    /* the move into each ply, as the network sees it */
-    uint8_t acc_ready[MAX_PLY + 2];         /* 1: acc[ply] is up to date */
-    Move pv[MAX_PLY + 1][MAX_PLY + 1];
-    int pv_len[MAX_PLY + 1];
+    uint64_t keys[KEY_HISTORY_MAX];     /* the game's positions, then the path's */
+    Ply stack[STACK_BEFORE_ROOT + MAX_PLY + 2];
+    NetworkStack net;
+    PvTable pv;
+    /* the root's moves and lines */
     Move root_moves[MAX_MOVES];
     int root_count;
     PvLine lines[MAX_MOVES];    /* the lines of the running iteration, or of the last one once it ends (MultiPV) */
@@ -167,11 +205,30 @@ struct Search {
     int line_count;             /* how many lines done_lines holds */
     int report_line;            /* the line a report is about */
     uint64_t random_state;      /* a level's choice of move (random_next) */
+    /* what it found */
     Move best_move;
     int best_score;
     int completed_depth;
-    int history_used;       /* the history holds values (a new Search's is zero, untouched) */
 };
+
+/* A node of the search as its steps see it: where it stands, what the table knows of it, its
+ * static evaluation (search and qsearch fill what they use). */
+typedef struct {
+    int ply;
+    int pv_node, cut_node;
+    int in_check;
+    int pieces;             /* the side to move has more than pawns: no zugzwang feared */
+    int improving;          /* the static evaluation is above ours two plies before */
+    int eval;               /* the static evaluation, or the table's score where it bounds it better */
+    int raw_eval;           /* the network's, as the table keeps it (0 in check) */
+    int16_t *corrections[3]; /* the position's correction entries, when not in check */
+    int hit;                /* the table has the position: entry */
+    TTData entry;
+    Move tt_move;
+    int tt_score;           /* the entry's score, mates counted from the root */
+    CheckSquares cs;        /* found at the first pruning that needs it */
+    int cs_ready;
+} Node;
 
 /* prototypes */
 static int running_tasks(void);
@@ -221,6 +278,16 @@ static void report_iteration(Search *s, int depth, int score, int bound);
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
 static int search_root(Search *s, int alpha, int beta, int depth, int first);
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
+static inline int node_probe(Search *s, Node *n);
+static int bound_decides(int bound, int score, int alpha, int beta);
+static int bound_bounds(int bound, int score, int eval);
+static inline void node_evaluate(Search *s, Node *n);
+static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score);
+static int prunes_move(const Node *n, Board *b, Move m, int quiet, int order, int quiet_count, int depth, int alpha);
+static int move_gives_check(Board *b, Node *n, Move m);
+static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut);
+static int reduction(Search *s, const Node *n, int depth, int moves_tried, int order, int new_depth);
+static void update_pv(Search *s, int ply, Move m);
 static int qsearch(Search *s, int alpha, int beta, int ply, int checks);
 static void keep_noisy_and_checks(Board *b, MoveList *list);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
@@ -230,7 +297,7 @@ static int history_bonus(int depth);
 static PieceToHistory *cont_history_at(Search *s, int ply, int back);
 static void history_add(int16_t *h, int delta, int bonus);
 static void check_accumulator(const Search *s, int ply);
-static int evaluate(Search *s, int ply);
+static inline int evaluate(Search *s, int ply);
 static uint64_t pieces_hash(const Board *b, int color, int first, int last);
 static void correction_entries(Search *s, int16_t *entry[3]);
 static int corrected_eval(int16_t *const entry[3], int raw);
@@ -373,24 +440,24 @@ static void *helper_run(void *context)
 int search_threads(Search *s, int count)
 {
     int want = !HAVE_THREADS || count < 1 ? 1 : count > THREADS_MAX ? THREADS_MAX : count;
-    while (s->helper_count > want - 1) {
-        Search *h = s->helpers[--s->helper_count];
+    while (s->threads.helper_count > want - 1) {
+        Search *h = s->threads.helpers[--s->threads.helper_count];
         free(h);
     }
-    if (want > 1 && !s->helpers)
-        s->helpers = calloc(THREADS_MAX - 1, sizeof *s->helpers);
-    while (s->helpers && s->helper_count < want - 1) {
+    if (want > 1 && !s->threads.helpers)
+        s->threads.helpers = calloc(THREADS_MAX - 1, sizeof *s->threads.helpers);
+    while (s->threads.helpers && s->threads.helper_count < want - 1) {
         Search *h = calloc(1, sizeof *h);
         if (!h)
             break;
-        h->main_search = s;
-        s->helpers[s->helper_count++] = h;
+        h->threads.main_search = s;
+        s->threads.helpers[s->threads.helper_count++] = h;
     }
-    if (s->helper_count == 0) {
-        free(s->helpers);
-        s->helpers = NULL;
+    if (s->threads.helper_count == 0) {
+        free(s->threads.helpers);
+        s->threads.helpers = NULL;
     }
-    return 1 + s->helper_count;
+    return 1 + s->threads.helper_count;
 }
 
 /* Starts the helper threads of s on the search s has just set up: each gets the root, the
@@ -400,8 +467,8 @@ static void threads_start(Search *s)
 #if HAVE_THREADS
     int i;
     /* all set up before any starts: a running helper reads the others' node counts */
-    for (i = 0; i < s->helper_count; i++) {
-        Search *h = s->helpers[i];
+    for (i = 0; i < s->threads.helper_count; i++) {
+        Search *h = s->threads.helpers[i];
         h->limits = s->limits;
         h->limits.report = NULL;
         h->limits.poll = NULL;
@@ -412,10 +479,10 @@ static void threads_start(Search *s)
         h->root_count = s->root_count;
         memcpy(h->root_moves, s->root_moves, sizeof(Move) * (size_t)s->root_count);
     }
-    s->helpers_running = 0;
-    for (i = 0; i < s->helper_count; i++) {
-        s->helpers[i]->running = pthread_create(&s->helpers[i]->thread, NULL, helper_run, s->helpers[i]) == 0;
-        s->helpers_running += s->helpers[i]->running;
+    s->threads.helpers_running = 0;
+    for (i = 0; i < s->threads.helper_count; i++) {
+        s->threads.helpers[i]->threads.running = pthread_create(&s->threads.helpers[i]->threads.thread, NULL, helper_run, s->threads.helpers[i]) == 0;
+        s->threads.helpers_running += s->threads.helpers[i]->threads.running;
     }
 #else
     (void)s;
@@ -428,12 +495,12 @@ static void threads_stop(Search *s)
 #if HAVE_THREADS
     int i;
     search_stop(s);
-    for (i = 0; i < s->helper_count; i++)
-        if (s->helpers[i]->running) {
-            pthread_join(s->helpers[i]->thread, NULL);
-            s->helpers[i]->running = 0;
+    for (i = 0; i < s->threads.helper_count; i++)
+        if (s->threads.helpers[i]->threads.running) {
+            pthread_join(s->threads.helpers[i]->threads.thread, NULL);
+            s->threads.helpers[i]->threads.running = 0;
         }
-    s->helpers_running = 0;
+    s->threads.helpers_running = 0;
 #else
     (void)s;
 #endif
@@ -456,8 +523,8 @@ uint64_t search_nodes(const Search *s)
 {
     uint64_t total = shared_load64(&s->nodes);
     int i;
-    for (i = 0; i < s->helper_count; i++)
-        total += shared_load64(&s->helpers[i]->nodes);
+    for (i = 0; i < s->threads.helper_count; i++)
+        total += shared_load64(&s->threads.helpers[i]->nodes);
     return total;
 }
 
@@ -561,7 +628,7 @@ static int time_is_up(Search *s)
         return 1;
     if ((s->nodes & (POLL_NODES - 1)) != 0)
         return 0;
-    if (s->main_search)
+    if (s->threads.main_search)
         return follow_main(s);
     check_limits(s, clock_now());
     if (s->limits.poll)
@@ -573,7 +640,7 @@ static int time_is_up(Search *s)
  * at the node limit. Returns 1 once it is stopping. */
 static int follow_main(Search *s)
 {
-    Search *main_search = s->main_search;
+    Search *main_search = s->threads.main_search;
     if (main_search->limits.node_limit && search_nodes(main_search) >= main_search->limits.node_limit
         && shared_load(&main_search->completed_depth) >= main_search->min_depth)
         search_stop(main_search);
@@ -587,10 +654,10 @@ static int follow_main(Search *s)
  * node limit or its hard deadline. */
 static void check_limits(Search *s, double now)
 {
-    if (now - s->last_poll > s->longest_stall)
-        s->longest_stall = now - s->last_poll;
-    s->last_poll = now;
-    if (s->busy_cut > 0 && now >= s->next_load_look)
+    if (now - s->watch.last_poll > s->watch.longest_stall)
+        s->watch.longest_stall = now - s->watch.last_poll;
+    s->watch.last_poll = now;
+    if (s->watch.busy_cut > 0 && now >= s->watch.next_load_look)
         look_at_load(s, now);
     if (s->limits.node_limit && search_nodes(s) >= s->limits.node_limit && s->completed_depth >= s->min_depth)
         search_stop(s);
@@ -602,7 +669,7 @@ static void check_limits(Search *s, double now)
  * machine is busy. */
 static double deadline_margin(const Search *s)
 {
-    return stall_guard(s) + (machine_busy(s) ? s->busy_cut : 0);
+    return stall_guard(s) + (machine_busy(s) ? s->watch.busy_cut : 0);
 }
 
 /* The time kept back before the hard deadline against a stall after the last check of the
@@ -611,25 +678,25 @@ static double deadline_margin(const Search *s)
 static double stall_guard(const Search *s)
 {
     double cap = STALL_GUARD_MAX_SHARE * (s->limits.hard_deadline - s->limits.start);
-    if (!s->stall_guard)
+    if (!s->watch.stall_guard)
         return 0;
-    return s->longest_stall < cap ? s->longest_stall : cap;
+    return s->watch.longest_stall < cap ? s->watch.longest_stall : cap;
 }
 
 /* Looks at what the machine runs besides this search's threads, and when to look next. */
 static void look_at_load(Search *s, double now)
 {
     int running = running_tasks();
-    s->next_load_look = now + LOAD_LOOK_INTERVAL;
-    s->load_looks++;
-    s->busy_looks += running < 0 || running > 1 + s->helpers_running;
+    s->watch.next_load_look = now + LOAD_LOOK_INTERVAL;
+    s->watch.load_looks++;
+    s->watch.busy_looks += running < 0 || running > 1 + s->threads.helpers_running;
 }
 
 /* Returns 1 if the machine looks busy: another task ran beside the search at one look in
  * BUSY_LOOK_ONE_IN or more (a machine that cannot say counts as busy); 0 before the first look. */
 static int machine_busy(const Search *s)
 {
-    return s->load_looks > 0 && BUSY_LOOK_ONE_IN * s->busy_looks >= s->load_looks;
+    return s->watch.load_looks > 0 && BUSY_LOOK_ONE_IN * s->watch.busy_looks >= s->watch.load_looks;
 }
 
 /* ===================================================== transposition table */
@@ -1078,8 +1145,8 @@ static void run(Search *s, const Board *board, const uint64_t *keys, int key_cou
 {
     MoveList list;
     s->limits = *limits;
-    s->stall_guard = stall_guard;
-    s->busy_cut = busy_cut;
+    s->watch.stall_guard = stall_guard;
+    s->watch.busy_cut = busy_cut;
     s->min_depth = 0;
     level_limits(s);
     search_reset(s, board, keys, key_count);
@@ -1229,20 +1296,42 @@ static const double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
 static int reductions[LMR_TABLE][LMR_TABLE];
 
 /* Move ordering: the hash move, good captures, the killers, the counter-move, then quiet
- * moves by history (below ORDER_COUNTER), losing captures last. */
+ * moves by history (below ORDER_COUNTER), losing captures last. A move's order says both its
+ * place and, below ORDER_COUNTER, its history (order_is_history): the predicates below read it. */
 enum {
     ORDER_TT = 2000000000, ORDER_GOOD_CAPTURE = 1000000000, ORDER_KILLER = 900000000,
     ORDER_COUNTER = 800000000, ORDER_BAD_CAPTURE = -1000000000
 };
 
+/* Returns 1 if a move of this order is a quiet move ordered by its history alone, which is then
+ * the order itself (not the hash move, a killer or the counter-move). */
+static inline int order_is_history(int order)
+{
+    return order < ORDER_COUNTER;
+}
+
+/* Returns 1 if a capture or promotion of this order is expected to lose material: a losing
+ * capture, an under-promotion, or one whose capture history sinks it below the good ones. */
+static inline int order_is_losing(int order)
+{
+    return order < ORDER_GOOD_CAPTURE && order != ORDER_TT;
+}
+
+/* Returns the entry of ply on the search's stack (ply from -STACK_BEFORE_ROOT). */
+static inline Ply *ply_at(Search *s, int ply)
+{
+    assert(ply >= -STACK_BEFORE_ROOT && ply <= MAX_PLY + 1);
+    return &s->stack[ply + STACK_BEFORE_ROOT];
+}
 
 /* Iterative deepening with aspiration windows. */
 static void iterate(Search *s)
 {
     int depth, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH, line, lines;
+    Ply *root = ply_at(s, 0);
     lines = s->limits.multipv > 1 ? (s->limits.multipv < s->root_count ? s->limits.multipv : s->root_count) : 1;
     s->best_move = s->root_moves[0];
-    s->eval_stack[0] = s->in_check[0] ? -SCORE_INF : evaluate(s, 0);
+    root->static_eval = root->in_check ? -SCORE_INF : evaluate(s, 0);
     s->line_count = 0;
     for (depth = 1; depth <= max_depth; depth++) {
         for (line = 0; line < lines && !search_stopping(s); line++)
@@ -1306,8 +1395,8 @@ static int search_line(Search *s, int line, int depth)
 static void note_line(Search *s, int line, int score, int bound)
 {
     PvLine *l = &s->lines[line];
-    l->pv_len = s->pv_len[0];
-    memcpy(l->pv, s->pv[0], sizeof(Move) * (size_t)l->pv_len);
+    l->pv_len = s->pv.length[0];
+    memcpy(l->pv, s->pv.moves[0], sizeof(Move) * (size_t)l->pv_len);
     l->score = score;
     l->bound = bound;
 }
@@ -1336,18 +1425,18 @@ static void report_iteration(Search *s, int depth, int score, int bound)
 }
 
 /* Starts a search of board in s: the counters, the game's keys (the last KEY_HISTORY_MAX -
- * MAX_PLY - 2 of them, board's own added), empty history tables, the table a search older. */
+ * MAX_PLY - 2 of them, board's own added), the stack, empty history tables unless the limits
+ * keep them, the table a search older. */
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count)
 {
     s->board = *board;
-    s->in_check[0] = board_in_check(board);
-    nnue_refresh(&s->acc[0], board);
-    s->acc_ready[0] = 1;
+    nnue_refresh(&s->net.acc[0], board);
+    s->net.ready[0] = 1;
     shared_store64(&s->nodes, 0);
-    s->last_poll = clock_now();
-    s->longest_stall = s->limits.stall_before;
-    s->next_load_look = s->last_poll + LOAD_LOOK_DELAY;
-    s->load_looks = s->busy_looks = 0;
+    s->watch.last_poll = clock_now();
+    s->watch.longest_stall = s->limits.stall_before;
+    s->watch.next_load_look = s->watch.last_poll + LOAD_LOOK_DELAY;
+    s->watch.load_looks = s->watch.busy_looks = 0;
     shared_store(&s->stop, 0);
     s->seldepth = 0;
     if (key_count > KEY_HISTORY_MAX - MAX_PLY - 2) {
@@ -1363,15 +1452,14 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
     if (s->history_used && !s->limits.keep_history)
         search_clear_history(s);
     s->history_used = 1;
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->move_stack, 0, sizeof s->move_stack);
-    memset(s->excluded, 0, sizeof s->excluded);
-    memset(s->double_extensions, 0, sizeof s->double_extensions);
+    memset(s->stack, 0, sizeof s->stack);
+    ply_at(s, -2)->static_eval = ply_at(s, -1)->static_eval = SCORE_INF; /* never improved on */
+    ply_at(s, 0)->in_check = board_in_check(board);
     s->best_move = MOVE_NONE;
     s->best_score = 0;
     s->completed_depth = 0;
-    s->table = s->main_search ? &s->main_search->tt : &s->tt;
-    if (!s->main_search)
+    s->table = s->threads.main_search ? &s->threads.main_search->tt : &s->tt;
+    if (!s->threads.main_search)
         s->tt.age = (s->tt.age + 1) & TT_AGE_MASK;
 }
 
@@ -1383,9 +1471,9 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
     for (i = first; i < s->root_count; i++) {
         Move m = s->root_moves[i];
         Undo u;
-        int new_depth = depth - 1, quiet = !move_is_capture(&s->board, m) && move_kind(m) != KIND_PROMOTION;
+        int new_depth = depth - 1, quiet = move_is_quiet(&s->board, m);
         push_move(s, m, &u, 0);
-        if (s->in_check[1])
+        if (ply_at(s, 1)->in_check)
             new_depth++;
         if (i == first) {
             score = -search(s, -beta, -alpha, new_depth, 1, 0);
@@ -1401,12 +1489,8 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
         if (score > best) {
             best = score;
             if (score > alpha) {
-                int j;
                 alpha = score;
-                s->pv[0][0] = m;
-                for (j = 1; j < s->pv_len[1]; j++)
-                    s->pv[0][j] = s->pv[1][j];
-                s->pv_len[0] = s->pv_len[1] > 1 ? s->pv_len[1] : 1;
+                update_pv(s, 0, m);
                 if (first == 0) {
                     /* a move that beat the first one is proven better: keep it even if time runs out */
                     s->best_move = m;
@@ -1423,175 +1507,96 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
     return best;
 }
 
-/* The principal variation search of the position at ply, to depth, within (alpha, beta);
- * cut_node: a node expected to fail high. Returns its score for the side to move (0 once the
- * search stops). */
+/* The principal variation search of the position at ply (1 or deeper: the root is
+ * search_root's), to depth, within (alpha, beta); cut_node: a node expected to fail high.
+ * Returns its score for the side to move (0 once the search stops). */
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node)
 {
     Board *b = &s->board;
-    int pv_node = beta - alpha > 1;
+    Ply *here = ply_at(s, ply);
+    Node n;
     MoveList list;
     MovePicker mp;
-    TTData entry;
-    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE, quiets[MAX_MOVES], noisy[MAX_MOVES];
-    int hit, in_check, eval, best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0, noisy_count = 0;
-    int old_alpha = alpha, improving, order, tt_depth = 0, tt_bound = BOUND_NONE, tt_score = 0, raw_eval = 0;
-    int pieces; /* the side to move has more than pawns: no zugzwang feared */
-    int bound;
-    int16_t *corrections[3]; /* the position's correction entries, when not in check */
-    CheckSquares cs;
-    int cs_ready = 0; /* cs is found at the first pruning that needs it */
-    Move excluded = s->excluded[ply];
+    Move m, best_move = MOVE_NONE, quiets[MAX_MOVES], noisy[MAX_MOVES];
+    int best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0, noisy_count = 0, old_alpha = alpha, order, bound;
 
+    assert(ply >= 1);
     /* Step 1. Leaves go to the quiescence search. */
     if (depth <= 0)
         return qsearch(s, alpha, beta, ply, 1);
-    s->pv_len[ply] = ply;
+    s->pv.length[ply] = ply;
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (time_is_up(s))
         return 0;
 
-    /* Step 2. Draws by rule, and mate distance pruning. */
-    if (ply > 0) {
-        /* a position seen once before is a draw: the side that can repeat it can do so again */
-        if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
-            return SCORE_DRAW;
-        if (ply >= MAX_PLY)
-            return evaluate(s, ply);
-        if (alpha < -SCORE_MATE + ply)
-            alpha = -SCORE_MATE + ply;
-        if (beta > SCORE_MATE - ply - 1)
-            beta = SCORE_MATE - ply - 1;
-        if (alpha >= beta)
-            return alpha;
-    }
+    /* Step 2. Draws by rule (a position seen once before is a draw: the side that can repeat it
+     * can do so again), the last ply, and mate distance pruning. */
+    if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
+        return SCORE_DRAW;
+    if (ply >= MAX_PLY)
+        return evaluate(s, ply);
+    if (alpha < -SCORE_MATE + ply)
+        alpha = -SCORE_MATE + ply;
+    if (beta > SCORE_MATE - ply - 1)
+        beta = SCORE_MATE - ply - 1;
+    if (alpha >= beta)
+        return alpha;
 
     /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry. */
-    hit = tt_probe(s->table, b->key, &entry);
-    if (hit) {
-        tt_move = entry.move;
-        tt_depth = entry.depth;
-        tt_bound = entry.bound;
-        tt_score = score_from_tt(entry.score, ply);
-        if (!pv_node && tt_depth >= depth && excluded == MOVE_NONE
-            && ((tt_bound == BOUND_EXACT) || (tt_bound == BOUND_LOWER && tt_score >= beta)
-                || (tt_bound == BOUND_UPPER && tt_score <= alpha)))
-            return tt_score;
-    }
+    n.ply = ply;
+    n.pv_node = beta - alpha > 1;
+    n.cut_node = cut_node;
+    if (node_probe(s, &n) && !n.pv_node && n.entry.depth >= depth && here->excluded == MOVE_NONE
+        && bound_decides(n.entry.bound, n.tt_score, alpha, beta))
+        return n.tt_score;
 
-    /* Step 4. Static evaluation. */
-    in_check = s->in_check[ply];
-    assert(in_check == board_in_check(b));
-    pieces = board_has_pieces(b, b->side);
-    if (in_check) {
-        eval = s->eval_stack[ply] = -SCORE_INF;
-        improving = 0;
-    } else {
-        raw_eval = hit ? entry.eval : evaluate(s, ply);
-        correction_entries(s, corrections);
-        eval = s->eval_stack[ply] = corrected_eval(corrections, raw_eval);
-        if (hit && tt_bound != BOUND_NONE
-            && (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER) == (tt_score > eval)))
-            eval = tt_score;
-        improving = ply >= 2 && s->eval_stack[ply] > s->eval_stack[ply - 2];
-    }
+    /* Step 4. Static evaluation, and whether it improves on ours two plies before. */
+    node_evaluate(s, &n);
+    if (!n.in_check && n.hit && bound_bounds(n.entry.bound, n.tt_score, n.eval))
+        n.eval = n.tt_score;
+    n.improving = !n.in_check && here->static_eval > ply_at(s, ply - 2)->static_eval;
+    n.pieces = board_has_pieces(b, b->side);
+    n.cs_ready = 0;
 
-    if (!pv_node && !in_check && excluded == MOVE_NONE) {
-        /* Step 5. Reverse futility pruning: far above beta at low depth. */
-        if (depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta && abs(beta) < SCORE_MATE_BOUND)
-            return eval;
-
-        /* Step 5b. Razoring: far below alpha near the leaves, the quiescence search decides. */
-        if (depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha) {
-            score = qsearch(s, alpha, alpha + 1, ply, 1);
-            if (score <= alpha)
-                return score;
-        }
-
-        /* Step 6. Null move pruning, not in pawn endings (zugzwang). */
-        if (depth >= NMP_DEPTH && eval >= beta && s->move_stack[ply - 1 >= 0 ? ply - 1 : 0] != MOVE_NONE
-            && pieces && ply > 0) {
-            Undo u;
-            int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR < NMP_EVAL_MAX ? (eval - beta) / NMP_EVAL_DIVISOR : NMP_EVAL_MAX);
-            push_move(s, MOVE_NONE, &u, ply);
-            score = -search(s, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-            pop_move(s, MOVE_NONE, &u);
-            if (search_stopping(s))
-                return 0;
-            if (score >= beta)
-                return score >= SCORE_MATE_BOUND ? beta : score;
-        }
-    }
+    /* Steps 5 and 6. Reverse futility pruning, razoring, null move pruning. */
+    if (!n.pv_node && !n.in_check && here->excluded == MOVE_NONE && prune_node(s, &n, alpha, beta, depth, &score))
+        return score;
 
     /* Step 7. Internal iterative reduction: without a hash move, search shallower. */
-    if (depth >= IIR_DEPTH && tt_move == MOVE_NONE && (pv_node || cut_node))
+    if (depth >= IIR_DEPTH && n.tt_move == MOVE_NONE && (n.pv_node || cut_node))
         depth--;
 
     /* Step 8. The move loop: the hash move first, then the generated moves in order. */
-    if (ply + 1 <= MAX_PLY)
-        s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
-    if (tt_move != MOVE_NONE && (tt_move == excluded || !move_is_legal(b, tt_move)))
-        tt_move = MOVE_NONE;
+    ply_at(s, ply + 1)->killers[0] = ply_at(s, ply + 1)->killers[1] = MOVE_NONE;
+    if (n.tt_move != MOVE_NONE && (n.tt_move == here->excluded || !move_is_legal(b, n.tt_move)))
+        n.tt_move = MOVE_NONE;
     mp.count = -1;
-    while ((m = next_move(s, &mp, &list, tt_move, ply, &order)) != MOVE_NONE) {
+    while ((m = next_move(s, &mp, &list, n.tt_move, ply, &order)) != MOVE_NONE) {
         Undo u;
-        int quiet = !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
-        int new_depth = depth - 1, gives_check, r = 0, extension = 0;
+        int quiet = move_is_quiet(b, m), new_depth = depth - 1, r = 0, extension = 0;
 
-        if (m == excluded)
+        if (m == here->excluded)
             continue;
 
         /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
          * never checks. */
-        if (best > -SCORE_MATE_BOUND && ply > 0 && !in_check && pieces) {
-            int prune = 0;
-            if (quiet && !pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - improving))
-                prune = 1;
-            else if (quiet && !pv_node && depth <= FUTILITY_DEPTH
-                     && eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth <= alpha && order < ORDER_COUNTER)
-                prune = 1;
-            else if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side)
-                     && see(b, m) < -SEE_QUIET_PER_PLY * depth)
-                prune = 1;
-            else if (!quiet && depth <= SEE_PRUNE_DEPTH && order < ORDER_GOOD_CAPTURE && order != ORDER_TT
-                     && see(b, m) < -SEE_PRUNE_PER_PLY * depth)
-                prune = 1;
-            if (prune) {
-                if (!cs_ready) {
-                    check_squares(b, &cs);
-                    cs_ready = 1;
-                }
-                if (!move_checks(b, &cs, m))
-                    continue;
-            }
-        }
+        if (best > -SCORE_MATE_BOUND && !n.in_check && n.pieces
+            && prunes_move(&n, b, m, quiet, order, quiet_count, depth, alpha) && !move_gives_check(b, &n, m))
+            continue;
 
         /* Step 10. Singular extension: the hash move, when no other move comes near its score
          * in a shallower search without it; else a multi-cut, or a negative extension. */
-        if (m == tt_move && ply > 0 && depth >= SE_DEPTH && excluded == MOVE_NONE && tt_depth >= depth - SE_TT_DEPTH_SLACK
-            && (tt_bound == BOUND_LOWER || tt_bound == BOUND_EXACT) && !score_is_mate(tt_score)) {
-            int singular_beta = tt_score - SE_MARGIN_PER_PLY * depth;
-            s->excluded[ply] = m;
-            score = search(s, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
-            s->excluded[ply] = MOVE_NONE;
+        if (m == n.tt_move && depth >= SE_DEPTH && here->excluded == MOVE_NONE) {
+            extension = singular_extension(s, &n, m, depth, beta, &score);
             if (search_stopping(s))
                 return 0;
-            if (score < singular_beta) {
-                extension = 1;
-                if (!pv_node && score < singular_beta - SE_DOUBLE_MARGIN && s->double_extensions[ply] < SE_DOUBLE_MAX)
-                    extension = 2;
-            } else if (singular_beta >= beta) {
-                return singular_beta;
-            } else if (tt_score >= beta) {
-                extension = -1;
-            }
+            if (score != SCORE_NONE)
+                return score;
         }
-        s->double_extensions[ply + 1 <= MAX_PLY ? ply + 1 : MAX_PLY] = s->double_extensions[ply] + (extension == 2);
+        ply_at(s, ply + 1)->double_extensions = here->double_extensions + (extension == 2);
 
         push_move(s, m, &u, ply);
-        gives_check = s->in_check[ply + 1];
         moves_tried++;
         if (quiet)
             quiets[quiet_count++] = m;
@@ -1599,28 +1604,20 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             noisy[noisy_count++] = m;
 
         /* Step 10b. Check extension. */
-        if (gives_check && extension == 0)
+        if (ply_at(s, ply + 1)->in_check && extension == 0)
             extension = 1;
         new_depth += extension;
 
         /* Step 11. Late move reductions, then the principal variation search. */
-        if (depth >= LMR_DEPTH && moves_tried > 1 + pv_node && quiet && !in_check) {
-            r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
-            r += !pv_node + !improving - (order >= ORDER_COUNTER) - gives_check;
-            if (order < ORDER_COUNTER)
-                r -= order / LMR_HISTORY_DIVISOR;
-            if (r < 0)
-                r = 0;
-            if (r > new_depth - 1)
-                r = new_depth - 1;
-        }
+        if (depth >= LMR_DEPTH && moves_tried > 1 + n.pv_node && quiet && !n.in_check)
+            r = reduction(s, &n, depth, moves_tried, order, new_depth);
         if (moves_tried == 1) {
             score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
         } else {
             score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
             if (r > 0 && score > alpha)
                 score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-            if (pv_node && score > alpha && score < beta)
+            if (n.pv_node && score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
         }
         pop_move(s, m, &u);
@@ -1630,13 +1627,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         if (score > best) {
             best = score;
             if (score > alpha) {
-                int i;
                 best_move = m;
                 alpha = score;
-                s->pv[ply][ply] = m;
-                for (i = ply + 1; i < s->pv_len[ply + 1]; i++)
-                    s->pv[ply][i] = s->pv[ply + 1][i];
-                s->pv_len[ply] = s->pv_len[ply + 1] > ply + 1 ? s->pv_len[ply + 1] : ply + 1;
+                update_pv(s, ply, m);
                 if (score >= beta) {
                     if (quiet)
                         update_quiet_stats(s, ply, m, quiets, quiet_count, depth);
@@ -1647,21 +1640,175 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         }
     }
     if (moves_tried == 0 && mp.count == 0)
-        return in_check ? -SCORE_MATE + ply : SCORE_DRAW;
+        return n.in_check ? -SCORE_MATE + ply : SCORE_DRAW;
     if (moves_tried == 0)
         return alpha; /* everything was pruned: fail low */
 
     /* Step 12. Store the result, and what it says of the static evaluation: a quiet or no
      * best move, and a bound that lies on the far side of the evaluation. */
     bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    if (excluded != MOVE_NONE)
+    if (here->excluded != MOVE_NONE)
         return best;
-    tt_store(s->table, b->key, best_move, best, raw_eval, depth, bound, ply);
-    if (!in_check && (best_move == MOVE_NONE || (!move_is_capture(b, best_move) && move_kind(best_move) != KIND_PROMOTION))
-        && !score_is_mate(best) && !(bound == BOUND_LOWER && best <= s->eval_stack[ply])
-        && !(bound == BOUND_UPPER && best >= s->eval_stack[ply]))
-        correction_update(corrections, depth, best - s->eval_stack[ply]);
+    tt_store(s->table, b->key, best_move, best, n.raw_eval, depth, bound, ply);
+    if (!n.in_check && (best_move == MOVE_NONE || move_is_quiet(b, best_move)) && !score_is_mate(best)
+        && !(bound == BOUND_LOWER && best <= here->static_eval) && !(bound == BOUND_UPPER && best >= here->static_eval))
+        correction_update(n.corrections, depth, best - here->static_eval);
     return best;
+}
+
+/* Probes the table for the node at n->ply: whether it hit, its entry, its move and its score
+ * relative to the root. Returns n->hit. */
+static inline int node_probe(Search *s, Node *n)
+{
+    n->hit = tt_probe(s->table, s->board.key, &n->entry);
+    n->tt_move = n->hit ? n->entry.move : MOVE_NONE;
+    n->tt_score = n->hit ? score_from_tt(n->entry.score, n->ply) : 0;
+    return n->hit;
+}
+
+/* Returns 1 if a table score of this bound decides a search within (alpha, beta): exact, or a
+ * bound on the side of the window it proves. */
+static int bound_decides(int bound, int score, int alpha, int beta)
+{
+    return bound == BOUND_EXACT || (bound == BOUND_LOWER && score >= beta) || (bound == BOUND_UPPER && score <= alpha);
+}
+
+/* Returns 1 if a table score of this bound is a better estimate than the static evaluation
+ * eval: exact, or a bound on eval's far side. */
+static int bound_bounds(int bound, int score, int eval)
+{
+    return bound != BOUND_NONE && (bound == BOUND_EXACT || (bound == BOUND_LOWER) == (score > eval));
+}
+
+/* The node's static evaluation (search and quiescence alike): whether it is in check (then
+ * -SCORE_INF), else the network's (the table's, when it has one) corrected by the correction
+ * history, kept on the stack. */
+static inline void node_evaluate(Search *s, Node *n)
+{
+    Ply *here = ply_at(s, n->ply);
+    n->in_check = here->in_check;
+    assert(n->in_check == board_in_check(&s->board));
+    n->raw_eval = 0;
+    if (n->in_check) {
+        n->eval = here->static_eval = -SCORE_INF;
+        return;
+    }
+    n->raw_eval = n->hit ? n->entry.eval : evaluate(s, n->ply);
+    correction_entries(s, n->corrections);
+    n->eval = here->static_eval = corrected_eval(n->corrections, n->raw_eval);
+}
+
+/* Steps 5 and 6 at a node outside the principal variation and not in check: returns 1 with its
+ * score in *score when the node needs no move loop. */
+static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score)
+{
+    /* Step 5. Reverse futility pruning: far above beta at low depth. */
+    if (depth <= RFP_DEPTH && n->eval - RFP_MARGIN * (depth - n->improving) >= beta && abs(beta) < SCORE_MATE_BOUND) {
+        *score = n->eval;
+        return 1;
+    }
+
+    /* Step 5b. Razoring: far below alpha near the leaves, the quiescence search decides. */
+    if (depth <= RAZOR_DEPTH && n->eval + RAZOR_MARGIN * depth <= alpha) {
+        *score = qsearch(s, alpha, alpha + 1, n->ply, 1);
+        if (*score <= alpha)
+            return 1;
+    }
+
+    /* Step 6. Null move pruning, not in pawn endings (zugzwang), nor twice in a row. */
+    if (depth >= NMP_DEPTH && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->pieces) {
+        Undo u;
+        int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR
+                + ((n->eval - beta) / NMP_EVAL_DIVISOR < NMP_EVAL_MAX ? (n->eval - beta) / NMP_EVAL_DIVISOR : NMP_EVAL_MAX);
+        push_move(s, MOVE_NONE, &u, n->ply);
+        *score = -search(s, -beta, -beta + 1, depth - r, n->ply + 1, !n->cut_node);
+        pop_move(s, MOVE_NONE, &u);
+        if (search_stopping(s)) {
+            *score = 0;
+            return 1;
+        }
+        if (*score >= beta) {
+            *score = *score >= SCORE_MATE_BOUND ? beta : *score;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Step 9: returns 1 if move m (of this order) may be pruned unless it gives check: a late quiet
+ * move, a quiet one that cannot reach alpha (futility) or loses material (SEE), a losing
+ * capture; quiet_count quiet moves came before it. */
+static int prunes_move(const Node *n, Board *b, Move m, int quiet, int order, int quiet_count, int depth, int alpha)
+{
+    if (quiet && !n->pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
+        return 1;
+    if (quiet && !n->pv_node && depth <= FUTILITY_DEPTH && n->eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth <= alpha
+        && order_is_history(order))
+        return 1;
+    if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side) && see(b, m) < -SEE_QUIET_PER_PLY * depth)
+        return 1;
+    return !quiet && depth <= SEE_PRUNE_DEPTH && order_is_losing(order) && see(b, m) < -SEE_PRUNE_PER_PLY * depth;
+}
+
+/* Returns 1 if the legal move m gives check, the node's check squares found at its first ask. */
+static int move_gives_check(Board *b, Node *n, Move m)
+{
+    if (!n->cs_ready) {
+        check_squares(b, &n->cs);
+        n->cs_ready = 1;
+    }
+    return move_checks(b, &n->cs, m);
+}
+
+/* Step 10: the extension of the hash move m at depth when the table's bound on it is deep and
+ * low enough: 1 when a shallower search of the other moves stays below its score less a
+ * margin (singular), 2 when far below; -1 when they reach it but not beta. When they reach
+ * beta even so (a multi-cut), *cut is the node's score; else SCORE_NONE. */
+static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut)
+{
+    Ply *here = ply_at(s, n->ply);
+    int singular_beta, score;
+    *cut = SCORE_NONE;
+    if (n->entry.depth < depth - SE_TT_DEPTH_SLACK || (n->entry.bound != BOUND_LOWER && n->entry.bound != BOUND_EXACT)
+        || score_is_mate(n->tt_score))
+        return 0;
+    singular_beta = n->tt_score - SE_MARGIN_PER_PLY * depth;
+    here->excluded = m;
+    score = search(s, singular_beta - 1, singular_beta, (depth - 1) / 2, n->ply, n->cut_node);
+    here->excluded = MOVE_NONE;
+    if (search_stopping(s))
+        return 0;
+    if (score < singular_beta)
+        return !n->pv_node && score < singular_beta - SE_DOUBLE_MARGIN && here->double_extensions < SE_DOUBLE_MAX ? 2 : 1;
+    if (singular_beta >= beta)
+        *cut = singular_beta;
+    return n->tt_score >= beta ? -1 : 0;
+}
+
+/* Step 11: the late move reduction of the quiet move just made (number moves_tried, of this
+ * order) at depth, searched to new_depth: the table's, less for a killer or the counter-move,
+ * a check, a good history; more outside the principal variation and when not improving; from
+ * 0 to new_depth - 1. */
+static int reduction(Search *s, const Node *n, int depth, int moves_tried, int order, int new_depth)
+{
+    int r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
+    r += !n->pv_node + !n->improving - !order_is_history(order) - ply_at(s, n->ply + 1)->in_check;
+    if (order_is_history(order))
+        r -= order / LMR_HISTORY_DIVISOR;
+    if (r < 0)
+        r = 0;
+    return r > new_depth - 1 ? new_depth - 1 : r;
+}
+
+/* The principal variation at ply becomes m and the one found after it. */
+static void update_pv(Search *s, int ply, Move m)
+{
+    PvTable *pv = &s->pv;
+    int i;
+    pv->moves[ply][ply] = m;
+    for (i = ply + 1; i < pv->length[ply + 1]; i++)
+        pv->moves[ply][i] = pv->moves[ply + 1][i];
+    pv->length[ply] = pv->length[ply + 1] > ply + 1 ? pv->length[ply + 1] : ply + 1;
 }
 
 /* The quiescence search at ply: the static evaluation (stand pat) against captures and
@@ -1670,12 +1817,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
 {
     Board *b = &s->board;
+    Node n;
     MoveList list;
     MovePicker mp;
-    TTData entry;
-    Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE;
-    int in_check, stand_pat, best, hit, score, old_alpha = alpha, order, raw_eval = 0;
+    Move m, best_move = MOVE_NONE;
+    int best, score, old_alpha = alpha, order;
 
+    s->pv.length[ply] = ply;
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (time_is_up(s))
@@ -1685,46 +1833,33 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     if (board_drawn_by_rule(b, s->keys, s->key_count, 1))
         return SCORE_DRAW;
 
-    hit = tt_probe(s->table, b->key, &entry);
-    if (hit) {
-        int tt_score = score_from_tt(entry.score, ply);
-        tt_move = entry.move;
-        if ((entry.bound == BOUND_EXACT) || (entry.bound == BOUND_LOWER && tt_score >= beta)
-            || (entry.bound == BOUND_UPPER && tt_score <= alpha))
-            return tt_score;
-    }
-    in_check = s->in_check[ply];
-    assert(in_check == board_in_check(b));
-    if (in_check) {
-        best = stand_pat = -SCORE_INF;
-    } else {
-        int16_t *corrections[3];
-        raw_eval = hit ? entry.eval : evaluate(s, ply);
-        correction_entries(s, corrections);
-        stand_pat = best = corrected_eval(corrections, raw_eval);
-        if (best >= beta)
-            return best;
-        if (best > alpha)
-            alpha = best;
-    }
-    gen_legal(b, &list, in_check || checks ? GEN_ALL : GEN_NOISY);
-    if (in_check && list.count == 0)
+    n.ply = ply;
+    if (node_probe(s, &n) && bound_decides(n.entry.bound, n.tt_score, alpha, beta))
+        return n.tt_score;
+    node_evaluate(s, &n);
+    best = n.eval; /* stand pat, or -SCORE_INF in check */
+    if (!n.in_check && best >= beta)
+        return best;
+    if (best > alpha)
+        alpha = best;
+    gen_legal(b, &list, n.in_check || checks ? GEN_ALL : GEN_NOISY);
+    if (n.in_check && list.count == 0)
         return -SCORE_MATE + ply;
-    if (!in_check && checks)
+    if (!n.in_check && checks)
         keep_noisy_and_checks(b, &list);
-    picker_init(s, &mp, &list, tt_move, ply);
+    picker_init(s, &mp, &list, n.tt_move, ply);
     while ((m = picker_next(&mp, &order)) != MOVE_NONE) {
         Undo u;
-        if (!in_check && checks && !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION) {
+        if (!n.in_check && checks && move_is_quiet(b, m)) {
             /* a quiet check (the list keeps no other quiet move) that does not lose material */
             if (see(b, m) < 0)
                 continue;
-        } else if (!in_check) {
+        } else if (!n.in_check) {
             /* skip losing captures and those that cannot reach alpha (delta pruning) */
-            if (order < ORDER_GOOD_CAPTURE && order != ORDER_TT)
+            if (order_is_losing(order))
                 continue;
             if (move_kind(m) != KIND_PROMOTION
-                && stand_pat + eval_piece_value(piece_type(b->squares[move_to(m)])) + DELTA_MARGIN <= alpha
+                && n.eval + eval_piece_value(piece_type(b->squares[move_to(m)])) + DELTA_MARGIN <= alpha
                 && move_kind(m) != KIND_EN_PASSANT)
                 continue;
         }
@@ -1743,7 +1878,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
             }
         }
     }
-    tt_store(s->table, b->key, best_move, best, raw_eval, 0,
+    tt_store(s->table, b->key, best_move, best, n.raw_eval, 0,
              best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
     return best;
 }
@@ -1756,7 +1891,7 @@ static void keep_noisy_and_checks(Board *b, MoveList *list)
     check_squares(b, &cs);
     for (i = 0; i < list->count; i++) {
         Move m = list->moves[i];
-        if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION || move_checks(b, &cs, m))
+        if (!move_is_quiet(b, m) || move_checks(b, &cs, m))
             list->moves[kept++] = m;
     }
     list->count = kept;
@@ -1769,13 +1904,14 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
 {
     const Board *b = &s->board;
     PieceToHistory *ch1 = cont_history_at(s, ply, 1), *ch2 = cont_history_at(s, ply, 2);
+    Ply *here = ply_at(s, ply), *before = ply_at(s, ply - 1);
     int side = b->side, i, bonus = history_bonus(depth);
-    if (s->killers[ply][0] != best) {
-        s->killers[ply][1] = s->killers[ply][0];
-        s->killers[ply][0] = best;
+    if (here->killers[0] != best) {
+        here->killers[1] = here->killers[0];
+        here->killers[0] = best;
     }
-    if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
-        s->hist.counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])] = best;
+    if (before->move != MOVE_NONE)
+        s->hist.counter[before->piece][move_to(before->move)] = best;
     for (i = 0; i < quiet_count; i++) {
         int delta = quiets[i] == best ? bonus : -bonus, piece = b->squares[move_from(quiets[i])], to = move_to(quiets[i]);
         history_add(&s->hist.main[side][move_from(quiets[i])][to], delta, bonus);
@@ -1808,11 +1944,11 @@ static int history_bonus(int depth)
 }
 
 /* The continuation history row of the move made `back` plies before ply (1: the move into
- * ply), by its piece and destination; the null move's row [0][0] before the root. */
+ * ply), by its piece and destination: row [0][0] for a null move, and for none before the root. */
 static PieceToHistory *cont_history_at(Search *s, int ply, int back)
 {
-    int p = ply - back;
-    return p >= 0 ? &s->hist.cont[s->piece_stack[p]][move_to(s->move_stack[p])] : &s->hist.cont[0][0];
+    const Ply *p = ply_at(s, ply - back);
+    return &s->hist.cont[p->piece][move_to(p->move)];
 }
 
 /* Adds delta (of size bonus) to a history value, with gravity: it stays within +-HISTORY_MAX. */
@@ -1828,7 +1964,7 @@ static void check_accumulator(const Search *s, int ply)
 #ifdef ENGINE_DEBUG
     Accumulator fresh;
     nnue_refresh(&fresh, &s->board);
-    assert(memcmp(&fresh, &s->acc[ply], sizeof fresh) == 0);
+    assert(memcmp(&fresh, &s->net.acc[ply], sizeof fresh) == 0);
 #else
     (void)s;
     (void)ply;
@@ -1838,17 +1974,19 @@ static void check_accumulator(const Search *s, int ply)
 /* Returns the evaluation at ply for the side to move, bringing the network's accumulator
  * up to date first: moves only record what they change, and the accumulators are updated
  * from the last one that is ready when a position is evaluated. */
-static int evaluate(Search *s, int ply)
+static inline int evaluate(Search *s, int ply)
 {
+    NetworkStack *net = &s->net;
     int k = ply;
-    while (!s->acc_ready[k])
+    while (k > 0 && !net->ready[k])
         k--;
+    assert(net->ready[k]); /* the root's is, from search_reset */
     for (; k < ply; k++) {
-        nnue_apply(&s->acc[k + 1], &s->acc[k], &s->acc_delta[k + 1]);
-        s->acc_ready[k + 1] = 1;
+        nnue_apply(&net->acc[k + 1], &net->acc[k], &net->delta[k + 1]);
+        net->ready[k + 1] = 1;
     }
     check_accumulator(s, ply);
-    return eval_network(&s->board, &s->acc[ply]);
+    return eval_network(&s->board, &net->acc[ply]);
 }
 
 /* A hash of the squares of color's pieces of types first to last (PAWN ... KING). */
@@ -1914,17 +2052,18 @@ static void correction_entry_update(int16_t *e, int diff, int weight)
  * position's table bucket. */
 static void push_move(Search *s, Move m, Undo *u, int ply)
 {
-    nnue_delta(&s->board, m, &s->acc_delta[ply + 1]);
-    s->acc_ready[ply + 1] = 0;
-    s->move_stack[ply] = m;
-    s->piece_stack[ply] = m == MOVE_NONE ? 0 : s->board.squares[move_from(m)];
+    Ply *here = ply_at(s, ply);
+    nnue_delta(&s->board, m, &s->net.delta[ply + 1]);
+    s->net.ready[ply + 1] = 0;
+    here->move = m;
+    here->piece = m == MOVE_NONE ? 0 : s->board.squares[move_from(m)];
     if (m == MOVE_NONE)
         board_make_null(&s->board, u);
     else
         board_make(&s->board, m, u);
     s->keys[s->key_count++] = s->board.key;
     /* found once per node here, read by the node and by its parent (a null move never checks) */
-    s->in_check[ply + 1] = m != MOVE_NONE && board_in_check(&s->board);
+    ply_at(s, ply + 1)->in_check = m != MOVE_NONE && board_in_check(&s->board);
     shared_store64(&s->nodes, s->nodes + 1);
     tt_prefetch(s->table, s->board.key);
 }
@@ -1948,10 +2087,10 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
     const Board *b = &s->board;
     PieceToHistory *ch1 = cont_history_at(s, ply, 1), *ch2 = cont_history_at(s, ply, 2);
     int16_t(*main_history)[64] = s->hist.main[b->side];
-    Move counter = MOVE_NONE;
+    const Ply *before = ply_at(s, ply - 1);
+    Move killer0 = ply_at(s, ply)->killers[0], killer1 = ply_at(s, ply)->killers[1];
+    Move counter = before->move != MOVE_NONE ? s->hist.counter[before->piece][move_to(before->move)] : MOVE_NONE;
     int i;
-    if (ply > 0 && s->move_stack[ply - 1] != MOVE_NONE)
-        counter = s->hist.counter[s->piece_stack[ply - 1]][move_to(s->move_stack[ply - 1])];
     mp->count = list->count;
     mp->next = 0;
     for (i = 0; i < list->count; i++) {
@@ -1959,7 +2098,7 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
         int score;
         if (m == tt_move) {
             score = ORDER_TT;
-        } else if (move_is_capture(b, m) || move_kind(m) == KIND_PROMOTION) {
+        } else if (!move_is_quiet(b, m)) {
             int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
             int mvv_lva = eval_piece_value(victim) * MVV_LVA_SCALE - piece_type(b->squares[move_from(m)])
                         + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * MVV_LVA_SCALE : 0);
@@ -1968,9 +2107,9 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
             int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
             score = (!under && (cheap || see(b, m) >= 0) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva
                     + *capture_history_at(s, m) / CAPTURE_HISTORY_DIVISOR;
-        } else if (m == s->killers[ply][0]) {
+        } else if (m == killer0) {
             score = ORDER_KILLER + 1;
-        } else if (m == s->killers[ply][1]) {
+        } else if (m == killer1) {
             score = ORDER_KILLER;
         } else if (m == counter) {
             score = ORDER_COUNTER;

@@ -260,6 +260,11 @@ static inline int move_is_capture(const Board *b, Move m)
 {
     return move_kind(m) == KIND_EN_PASSANT || (b->squares[move_to(m)] != EMPTY && move_kind(m) != KIND_CASTLE);
 }
+/* Returns 1 if m is quiet: neither a capture nor a promotion. */
+static inline int move_is_quiet(const Board *b, Move m)
+{
+    return !move_is_capture(b, m) && move_kind(m) != KIND_PROMOTION;
+}
 /* Gives the squares the rook of castling m (legal in b, or just made or unmade) goes from and to. */
 void castle_rook_squares(const Board *b, Move m, int *from, int *to);
 
