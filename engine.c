@@ -287,6 +287,7 @@ static int prunes_move(const Node *n, Board *b, Move m, int quiet, int order, in
 static int move_gives_check(Board *b, Node *n, Move m);
 static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut);
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, int order, int new_depth);
+static inline int raises(int score, Move m, int *best, int *alpha, Move *best_move);
 static void update_pv(Search *s, int ply, Move m);
 static int qsearch(Search *s, int alpha, int beta, int ply, int checks);
 static void keep_noisy_and_checks(Board *b, MoveList *list);
@@ -1624,18 +1625,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         if (search_stopping(s))
             return 0;
 
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                best_move = m;
-                alpha = score;
-                update_pv(s, ply, m);
-                if (score >= beta) {
-                    if (quiet)
-                        update_quiet_stats(s, ply, m, quiets, quiet_count, depth);
-                    update_capture_stats(s, m, noisy, noisy_count, depth);
-                    break;
-                }
+        /* Step 12. A new best move: the principal variation, and at a cut-off the histories. */
+        if (raises(score, m, &best, &alpha, &best_move)) {
+            update_pv(s, ply, m);
+            if (score >= beta) {
+                if (quiet)
+                    update_quiet_stats(s, ply, m, quiets, quiet_count, depth);
+                update_capture_stats(s, m, noisy, noisy_count, depth);
+                break;
             }
         }
     }
@@ -1644,7 +1641,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     if (moves_tried == 0)
         return alpha; /* everything was pruned: fail low */
 
-    /* Step 12. Store the result, and what it says of the static evaluation: a quiet or no
+    /* Step 13. Store the result, and what it says of the static evaluation: a quiet or no
      * best move, and a bound that lies on the far side of the evaluation. */
     bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     if (here->excluded != MOVE_NONE)
@@ -1800,6 +1797,20 @@ static int reduction(Search *s, const Node *n, int depth, int moves_tried, int o
     return r > new_depth - 1 ? new_depth - 1 : r;
 }
 
+/* Takes the score of move m at a node: the best score rises to it, and when it beats alpha, so
+ * do alpha and the best move. Returns 1 if it beat alpha. */
+static inline int raises(int score, Move m, int *best, int *alpha, Move *best_move)
+{
+    if (score <= *best)
+        return 0;
+    *best = score;
+    if (score <= *alpha)
+        return 0;
+    *alpha = score;
+    *best_move = m;
+    return 1;
+}
+
 /* The principal variation at ply becomes m and the one found after it. */
 static void update_pv(Search *s, int ply, Move m)
 {
@@ -1868,15 +1879,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
         pop_move(s, m, &u);
         if (search_stopping(s))
             return 0;
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                best_move = m;
-                alpha = score;
-                if (score >= beta)
-                    break;
-            }
-        }
+        if (raises(score, m, &best, &alpha, &best_move) && score >= beta)
+            break;
     }
     tt_store(s->table, b->key, best_move, best, n.raw_eval, 0,
              best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);

@@ -224,12 +224,13 @@ static int pst_weight(int color, int type, int sq)
     return W_PST + (type - PAWN) * 64 + (color == WHITE ? square_flip(sq) : sq);
 }
 
-/* Fills the file and span masks once. */
+/* Fills the file and span masks, and the rules' tables (again, it does nothing). */
 void eval_init(void)
 {
     int sq, f, c;
     if (ready)
         return;
+    movement_init();
     for (f = 0; f < 8; f++)
         file_set[f] = UINT64_C(0x0101010101010101) << f;
     for (f = 0; f < 8; f++)
@@ -586,7 +587,7 @@ static int eval_run(const Board *b, EvalTrace *trace, EvalFeatures *features)
     int c, t, mg, eg, phase = 0, scale, score, type, special;
     unsigned total = 0;
 
-    eval_init();
+    assert(ready); /* eval_init first */
     if (features) {
         features->length = 0;
         features->halfmove = b->halfmove;

@@ -130,8 +130,8 @@ typedef struct {
     int linear;         /* 0 when special knowledge decides the score (mating, dead draws) */
 } EvalFeatures;
 
-/* Fills the evaluation's own tables; the first evaluation does it, and a program whose
- * threads evaluate calls it before it starts them. */
+/* Fills the evaluation's tables and the rules' (movement_init): called once, before any other
+ * function of this file and before any thread starts (again, it does nothing). */
 void eval_init(void);
 
 /* Returns a hash of every weight of the evaluation (network and hand-written): two builds

@@ -13,7 +13,6 @@
 /* prototypes */
 static inline void check_board(const Board *b);
 static int castling_is_ok(const Board *b);
-static void tables_init(void);
 static uint64_t random_u64(uint64_t *state);
 static void put_piece(Board *b, int piece, int sq);
 static void remove_piece(Board *b, int sq);
@@ -118,8 +117,8 @@ static uint64_t random_u64(uint64_t *state)
     return *state * UINT64_C(2685821657736338717);
 }
 
-/* Fills the geometry and Zobrist tables once. */
-static void tables_init(void)
+/* Fills the geometry and Zobrist tables (again, it does nothing). */
+void movement_init(void)
 {
     static const int KN_F[8] = { 1, 2, 2, 1, -1, -2, -2, -1 };
     static const int KN_R[8] = { 2, 1, -1, -2, -2, -1, 1, 2 };
@@ -295,7 +294,7 @@ void board_start(Board *b)
 void board_mirror(const Board *b, Board *out)
 {
     int sq, right;
-    tables_init();
+    assert(tables_ready);
     memset(out, 0, sizeof *out);
     for (sq = 0; sq < 64; sq++) {
         int p = b->squares[sq];
@@ -626,7 +625,7 @@ int board_from_fen_960(Board *b, const char *fen, int chess960, char *err, size_
     int n = 0, sq;
     char *p;
 
-    tables_init();
+    assert(tables_ready); /* movement_init first */
     memset(b, 0, sizeof *b);
     b->ep_square = NO_SQUARE;
     for (sq = 0; sq < CASTLE_RIGHTS; sq++)

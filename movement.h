@@ -238,6 +238,9 @@ uint64_t attackers_to(const Board *b, int sq, uint64_t occupied);
 int square_attacked(const Board *b, int sq, int by);
 /* Returns 1 if the side to move is in check. */
 int board_in_check(const Board *b);
+/* Fills the rules' tables (attacks, Zobrist keys): called once, before any other function
+ * of this file (board_from_fen asserts it) and before any thread starts. */
+void movement_init(void);
 /* Generates the legal moves of the side to move; returns their number. */
 int gen_legal(Board *b, MoveList *list, GenKind kind);
 /* Returns 1 if m is a legal move in b (any 32-bit value, e.g. from a hash table, is safe). */

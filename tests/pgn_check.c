@@ -110,6 +110,7 @@ int main(int argc, char **argv)
     char line[LINE_MAX_BYTES];
     int in_comment = 0, ok = 1;
     FILE *f = argc == 2 ? fopen(argv[1], "r") : NULL;
+    movement_init();
     if (!f) {
         fprintf(stderr, "usage: pgn_check FILE.pgn\n");
         return 2;

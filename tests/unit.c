@@ -649,6 +649,7 @@ int main(int argc, char **argv)
     int positions = 0, suite;
     paths[0] = argc > 2 ? argv[2] : "tests/perft.epd";
     paths[1] = argc > 3 ? argv[3] : "tests/perft960.epd";
+    eval_init();
     for (suite = 0; suite < 2; suite++) {
         FILE *f = fopen(paths[suite], "r");
         char line[1024];

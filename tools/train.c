@@ -609,6 +609,7 @@ int main(int argc, char **argv)
     double k_data, before[2], after[2];
     int i, d;
     size_t used = 0;
+    movement_init();
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
     for (d = 0; d < o.data_count; d++) {

@@ -451,6 +451,7 @@ int main(int argc, char **argv)
     const int *weights;
     int i, d;
     size_t used = 0;
+    eval_init();
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
     t.groups = eval_groups(&t.group_count);

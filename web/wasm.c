@@ -113,13 +113,13 @@ static const char *web_describe(Board *b, const char *san, const char *coords)
     return web_out;
 }
 
-/* The module's search contexts, made by the first call that needs one (the module has no main
- * to make them): choose_move's (page 0), and web_think's (page 1), whose table stays from move to
- * move; NULL when memory is short. */
+/* The module has no main: each entry point starts with engine_init (which does nothing but the
+ * first time), and the search contexts are made by the first call that needs one: choose_move's
+ * (page 0), and web_think's (page 1), whose table stays from move to move; NULL when memory is
+ * short. */
 static Search *web_search(int page)
 {
     static Search *searches[2];
-    engine_init();
     if (!searches[page])
         searches[page] = search_new();
     return searches[page];
@@ -136,6 +136,7 @@ const char *web_state(const char *fen)
 {
     Board b;
     char err[200];
+    engine_init();
     if (!board_from_fen(&b, fen, err, sizeof err))
         return web_error(err);
     return web_describe(&b, NULL, NULL);
@@ -148,6 +149,7 @@ const char *web_play(const char *fen, const char *move)
     Undo u;
     Move m;
     char err[200], san[SAN_MAX], coords[8];
+    engine_init();
     if (!board_from_fen(&b, fen, err, sizeof err))
         return web_error(err);
     if (move_from_text(&b, move, &m) != PARSE_OK)
@@ -178,10 +180,12 @@ const char *web_bench(int depth)
 /* The course's WebAssembly entry point: the index of the chosen move, or -1 on bad input. */
 int choose_move(char *fen, char *moves, int timeout)
 {
-    Search *s = web_search(0);
+    Search *s;
     Limits limits;
     char err[200], warning[WARNING_MAX + 100];
     int index = -1;
+    engine_init();
+    s = web_search(0);
     memset(&limits, 0, sizeof limits);
     limits.start = clock_now();
     if (timeout <= 0 || !s)
@@ -268,15 +272,16 @@ static const char *web_answer(const Search *s, Move best, const Board *root, int
  * JSON, or {"error": ...}. */
 const char *web_think(const char *fen, const char *moves, double seconds, int level, int lines)
 {
-    Search *s = web_search(1);
     static uint64_t keys[KEY_HISTORY_MAX];
+    Search *s;
     Board b;
     MoveList list;
     Limits limits;
     char err[200];
     int key_count, bad;
     double start = clock_now(), budget;
-    if (!s)
+    engine_init();
+    if ((s = web_search(1)) == NULL)
         return web_error("out of memory");
     if (!board_from_fen(&b, fen, err, sizeof err))
         return web_error(err);
