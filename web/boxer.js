@@ -7,15 +7,15 @@
 (function (root) {
   'use strict';
 
-  const INPUT_SIZE = 32768; /* WEB_BUFFER in engine.c */
+  const INPUT_SIZE = 32768; /* WEB_BUFFER in web/wasm.c */
 
-  /* report_text's line in engine.c ("depth  9  score cp    31  nodes  ...  time  ... ms
+  /* report_text's line in modes/common.c ("depth  9  score cp    31  nodes  ...  time  ... ms
    * pv e4 e5 ...", "depth  9  line 2  score ..." when several lines are searched, with
    * " (lower bound)" or " (upper bound)" after an aspiration fail). */
   const LINE = /^depth\s+(\d+)(?:\s+line\s+(\d+))?\s+score (cp|mate)\s+(-?\d+)\s+nodes\s+(\d+)\s+time\s+(\d+) ms\s+pv ?(.*?)(?: \((lower|upper) bound\))?\s*$/;
 
   /* The level of full strength and the most lines web_think takes (LEVEL_MAX and
-   * WEB_LINES_MAX in engine.c). */
+   * WEB_LINES_MAX in web/wasm.c). */
   const LEVEL_MAX = 20;
   const LINES_MAX = 5;
 

@@ -1,4 +1,4 @@
-/* tests/web/calibrate.js [SECONDS]: the numbers behind WASM_NODES_PER_SECOND in engine.c.
+/* tests/web/calibrate.js [SECONDS]: the numbers behind WASM_NODES_PER_SECOND in web/wasm.c.
  * In Node and in headless Chromium it times course-style choose_move(0, fenLength + 1,
  * SECONDS) calls (default 3), each on a fresh instance so the code is cold as on a page just
  * loaded, then the bench's nodes per second on warm code. Needs web/engine.wasm (make web)
@@ -11,7 +11,7 @@ const { FENS, measure } = require('./measure');
 const root = path.join(__dirname, '..', '..');
 const seconds = Number(process.argv[2] || 3);
 const bytes = Array.from(fs.readFileSync(path.join(root, 'web', 'engine.wasm')));
-const constant = (/WASM_NODES_PER_SECOND = (\d+)/.exec(fs.readFileSync(path.join(root, 'engine.c'), 'utf8')) || [])[1];
+const constant = (/WASM_NODES_PER_SECOND = (\d+)/.exec(fs.readFileSync(path.join(root, 'web', 'wasm.c'), 'utf8')) || [])[1];
 
 /* Prints one environment's figures. */
 function report(where, cold, bench) {

@@ -101,7 +101,7 @@ async function main() {
       check(Number.isInteger(index) && index >= 0 && index < list.length,
         'index ' + index + ' of ' + list.length + ' for ' + fen + ' [' + list.join(' ') + ']');
       /* each call within its limit: the module has no clock, so it budgets by nodes at a third
-       * of its measured speed (engine.c, WASM_NODES_PER_SECOND), which covers a loaded machine */
+       * of its measured speed (web/wasm.c, WASM_NODES_PER_SECOND), which covers a loaded machine */
       check(ms < 1000, 'a 1-second call took ' + ms.toFixed(0) + ' ms for ' + fen);
       total += ms;
     }
