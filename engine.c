@@ -309,7 +309,7 @@ static void pop_move(Search *s, Move m, const Undo *u);
 static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
 static Move picker_next(MovePicker *mp, int *score);
 static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
-static int see(const Board *b, Move m);
+static int see_ge(const Board *b, Move m, int threshold);
 static void lmr_init(void);
 
 /* ========================================================== initialisation */
@@ -1288,7 +1288,6 @@ enum {
     HISTORY_BONUS_MAX = 1600,   /* at most this */
     MVV_LVA_SCALE = 16,         /* captures order by the victim's value times this, less the attacker's type, */
     CAPTURE_HISTORY_DIVISOR = 8, /* plus their capture history divided by this */
-    SEE_MAX_CAPTURES = 32,      /* exchanges longer than this are cut */
     LMR_TABLE = 64              /* the reduction table's depths and move numbers */
 };
 /* The late move reduction of move number m at depth d: LMR_BASE + ln(d) ln(m) / LMR_DIVISOR. */
@@ -1742,9 +1741,9 @@ static int prunes_move(const Node *n, Board *b, Move m, int quiet, int order, in
     if (quiet && !n->pv_node && depth <= FUTILITY_DEPTH && n->eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth <= alpha
         && order_is_history(order))
         return 1;
-    if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side) && see(b, m) < -SEE_QUIET_PER_PLY * depth)
+    if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side) && !see_ge(b, m, -SEE_QUIET_PER_PLY * depth))
         return 1;
-    return !quiet && depth <= SEE_PRUNE_DEPTH && order_is_losing(order) && see(b, m) < -SEE_PRUNE_PER_PLY * depth;
+    return !quiet && depth <= SEE_PRUNE_DEPTH && order_is_losing(order) && !see_ge(b, m, -SEE_PRUNE_PER_PLY * depth);
 }
 
 /* Returns 1 if the legal move m gives check, the node's check squares found at its first ask. */
@@ -1863,7 +1862,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
         Undo u;
         if (!n.in_check && checks && move_is_quiet(b, m)) {
             /* a quiet check (the list keeps no other quiet move) that does not lose material */
-            if (see(b, m) < 0)
+            if (!see_ge(b, m, 0))
                 continue;
         } else if (!n.in_check) {
             /* skip losing captures and those that cannot reach alpha (delta pruning) */
@@ -2109,7 +2108,7 @@ static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move,
             int cheap = eval_piece_value(victim) >= eval_piece_value(piece_type(b->squares[move_from(m)]));
             /* under-promotions go last, with the losing captures (the quiescence search skips them) */
             int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
-            score = (!under && (cheap || see(b, m) >= 0) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva
+            score = (!under && (cheap || see_ge(b, m, 0)) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva
                     + *capture_history_at(s, m) / CAPTURE_HISTORY_DIVISOR;
         } else if (m == killer0) {
             score = ORDER_KILLER + 1;
@@ -2166,23 +2165,28 @@ static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, i
     return m;
 }
 
-/* Static exchange evaluation of a capture: the material balance after the best
- * sequence of recaptures on the target square. */
-static int see(const Board *b, Move m)
+/* Static exchange evaluation, as a question: does m win at least threshold, when both sides
+ * then capture on its square with their least valuable piece for as long as it pays (either
+ * may stop), a king never capturing into a defended square? The exchange is followed only as
+ * far as the answer needs (the threshold form of Stockfish's see_ge). A castling takes
+ * nothing and lands on a square the other side does not attack. */
+static int see_ge(const Board *b, Move m, int threshold)
 {
-    int gain[SEE_MAX_CAPTURES], n = 0, from = move_from(m), to = move_to(m), side = b->side;
-    int attacker = piece_type(b->squares[from]);
+    int from = move_from(m), to = move_to(m), side = b->side, attacker = piece_type(b->squares[from]), answer = 1;
+    int balance; /* what the side that would capture next must win back, for the answer to turn */
     uint64_t occ = b->occupied[WHITE] | b->occupied[BLACK], att, queens, diagonal, straight;
-
-    /* a castling takes nothing (a Chess960 king may land on its own rook's square) and lands
-     * on a square the other side does not attack */
     if (move_kind(m) == KIND_CASTLE)
-        return 0;
-    gain[0] = move_kind(m) == KIND_EN_PASSANT ? VALUE_PAWN : eval_piece_value(piece_type(b->squares[to]));
+        return threshold <= 0;
+    balance = (move_kind(m) == KIND_EN_PASSANT ? VALUE_PAWN : eval_piece_value(piece_type(b->squares[to]))) - threshold;
     if (move_kind(m) == KIND_PROMOTION) {
-        gain[0] += eval_piece_value(move_promo(m)) - VALUE_PAWN;
+        balance += eval_piece_value(move_promo(m)) - VALUE_PAWN;
         attacker = move_promo(m);
     }
+    if (balance < 0)
+        return 0; /* not even if the other side lets it be */
+    balance = eval_piece_value(attacker) - balance;
+    if (balance <= 0)
+        return 1; /* even if the piece is lost */
     occ &= ~((uint64_t)1 << from);
     if (move_kind(m) == KIND_EN_PASSANT)
         occ &= ~((uint64_t)1 << (side == WHITE ? to - 8 : to + 8));
@@ -2202,28 +2206,20 @@ static int see(const Board *b, Move m)
                 sq = bit_first(mine & b->pieces[make_piece(side, type)]);
                 break;
             }
-        n++;
-        gain[n] = eval_piece_value(attacker) - gain[n - 1];
-        if (type == KING && (attackers_to(b, to, occ & ~((uint64_t)1 << sq)) & b->occupied[!side] & occ)) {
-            n--; /* the king may not capture into a defended square */
+        if (type == KING && (attackers_to(b, to, occ & ~((uint64_t)1 << sq)) & b->occupied[!side] & occ))
+            break; /* the king may not capture into a defended square */
+        answer ^= 1;
+        balance = eval_piece_value(type) - balance;
+        if (balance < answer)
             break;
-        }
-        attacker = type;
         occ &= ~((uint64_t)1 << sq);
         /* only a slider behind the piece that left can join in (an x-ray) */
         if (type == PAWN || type == BISHOP || type == QUEEN)
             att |= slider_attacks(BISHOP, to, occ) & diagonal;
         if (type == ROOK || type == QUEEN)
             att |= slider_attacks(ROOK, to, occ) & straight;
-        if (n >= SEE_MAX_CAPTURES - 1)
-            break;
     }
-    while (n > 0) {
-        if (-gain[n] < gain[n - 1])
-            gain[n - 1] = -gain[n];
-        n--;
-    }
-    return gain[0];
+    return answer;
 }
 
 /* ================================================================= numbers */
