@@ -75,15 +75,31 @@ typedef struct {
     unsigned char *written; /* a table file's: a bit for each bucket stored into by this call */
 } TransTable;
 
-typedef struct {
-    Move move;
-    int score;
-} ScoredMove;
+/* What a move from the picker is: the hash move, a capture or promotion that does not lose
+ * material (static exchange), a killer, the counter-move, another quiet move (ordered by its
+ * history), a losing capture or an under-promotion. */
+enum { PICK_TT, PICK_GOOD_NOISY, PICK_KILLER, PICK_COUNTER, PICK_QUIET, PICK_BAD_NOISY };
 
 typedef struct {
-    ScoredMove moves[MAX_MOVES];
-    int count;
-    int next;
+    Move move;
+    int score;      /* its order within its kind, the higher the sooner */
+    int kind;       /* PICK_* */
+} ScoredMove;
+
+/* The moves of a node, in order, generated and scored only as the search gets to them
+ * (picker_next): the hash move, the good captures and promotions, the killers, the
+ * counter-move, the other quiet moves, the losing captures; or, for a node in check and the
+ * quiescence search, a whole list scored at once. */
+typedef struct {
+    ScoredMove moves[MAX_MOVES];   /* a stage's moves from the start; the losing noisy ones from the end */
+    int next, end;          /* the stage's moves not yet picked: moves[next .. end) */
+    int bad;                /* the losing noisy moves: moves[bad .. MAX_MOVES) */
+    int stage;
+    int ply;
+    Move tt_move, killers[2], counter;
+    int killer;             /* the next killer to try */
+    int kind, score;        /* the kind and score of the move picked last */
+    int picked;             /* moves picked so far */
 } MovePicker;
 
 /* A history table indexed by the piece that moves and its destination. */
@@ -110,6 +126,13 @@ typedef struct {
 } SearchHistory;
 
 #define HISTORY_FILE_SIZE offsetof(SearchHistory, cont)
+
+/* The histories that order a node's quiet moves (quiet_histories). */
+typedef struct {
+    int16_t (*main)[64];            /* the side's, by from and to */
+    PieceToHistory *cont[2];        /* after the move one and two plies before */
+} QuietHistories;
+
 
 /* A line of the root's search (one for each MultiPV line): its moves, score and bound. */
 typedef struct {
@@ -283,10 +306,10 @@ static int bound_decides(int bound, int score, int alpha, int beta);
 static int bound_bounds(int bound, int score, int eval);
 static inline void node_evaluate(Search *s, Node *n);
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score);
-static int prunes_move(const Node *n, Board *b, Move m, int quiet, int order, int quiet_count, int depth, int alpha);
+static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int quiet_count, int depth, int alpha);
 static int move_gives_check(Board *b, Node *n, Move m);
 static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut);
-static int reduction(Search *s, const Node *n, int depth, int moves_tried, int order, int new_depth);
+static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth);
 static inline int raises(int score, Move m, int *best, int *alpha, Move *best_move);
 static void update_pv(Search *s, int ply, Move m);
 static int qsearch(Search *s, int alpha, int beta, int ply, int checks);
@@ -306,9 +329,19 @@ static void correction_update(int16_t *const entry[3], int depth, int diff);
 static void correction_entry_update(int16_t *e, int diff, int weight);
 static void push_move(Search *s, Move m, Undo *u, int ply);
 static void pop_move(Search *s, Move m, const Undo *u);
-static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply);
-static Move picker_next(MovePicker *mp, int *score);
-static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order);
+static void picker_start(Search *s, MovePicker *mp, Move tt_move, int ply);
+static void picker_start_list(Search *s, MovePicker *mp, const MoveList *list, Move tt_move, int ply);
+static Move picker_next(Search *s, MovePicker *mp);
+static Move picked(MovePicker *mp, Move m, int kind, int score);
+static Move pick_best(MovePicker *mp);
+static int quiet_candidate(const MovePicker *mp, Board *b, Move m);
+static void score_noisy(Search *s, MovePicker *mp, const MoveList *list);
+static void score_quiets(Search *s, MovePicker *mp, const MoveList *list);
+static void sort_moves(ScoredMove *moves, int count);
+static void score_list(Search *s, MovePicker *mp, const MoveList *list);
+static int noisy_score(Search *s, Move m, int *good);
+static void quiet_histories(Search *s, int ply, QuietHistories *h);
+static inline int quiet_score(const Board *b, const QuietHistories *h, Move m);
 static int see_ge(const Board *b, Move m, int threshold);
 static void lmr_init(void);
 
@@ -1295,27 +1328,18 @@ static const double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
 
 static int reductions[LMR_TABLE][LMR_TABLE];
 
-/* Move ordering: the hash move, good captures, the killers, the counter-move, then quiet
- * moves by history (below ORDER_COUNTER), losing captures last. A move's order says both its
- * place and, below ORDER_COUNTER, its history (order_is_history): the predicates below read it. */
+/* The move picker's stages, in order (a node in check, and the quiescence search, use
+ * STAGE_LIST alone). */
 enum {
-    ORDER_TT = 2000000000, ORDER_GOOD_CAPTURE = 1000000000, ORDER_KILLER = 900000000,
-    ORDER_COUNTER = 800000000, ORDER_BAD_CAPTURE = -1000000000
+    STAGE_TT, STAGE_NOISY, STAGE_GOOD_NOISY, STAGE_KILLER, STAGE_COUNTER, STAGE_QUIETS, STAGE_QUIET, STAGE_BAD_NOISY,
+    STAGE_EVASIONS, STAGE_LIST, STAGE_DONE
 };
-
-/* Returns 1 if a move of this order is a quiet move ordered by its history alone, which is then
- * the order itself (not the hash move, a killer or the counter-move). */
-static inline int order_is_history(int order)
-{
-    return order < ORDER_COUNTER;
-}
-
-/* Returns 1 if a capture or promotion of this order is expected to lose material: a losing
- * capture, an under-promotion, or one whose capture history sinks it below the good ones. */
-static inline int order_is_losing(int order)
-{
-    return order < ORDER_GOOD_CAPTURE && order != ORDER_TT;
-}
+/* Within a whole list (STAGE_LIST), the kinds in their order: the hash move, good noisy moves,
+ * the killers, the counter-move, quiet moves by history, losing noisy moves. */
+enum {
+    LIST_TT = 2000000000, LIST_GOOD_NOISY = 1000000000, LIST_KILLER = 900000000, LIST_COUNTER = 800000000,
+    LIST_BAD_NOISY = -1000000000
+};
 
 /* Returns the entry of ply on the search's stack (ply from -STACK_BEFORE_ROOT). */
 static inline Ply *ply_at(Search *s, int ply)
@@ -1515,10 +1539,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     Board *b = &s->board;
     Ply *here = ply_at(s, ply);
     Node n;
-    MoveList list;
     MovePicker mp;
     Move m, best_move = MOVE_NONE, quiets[MAX_MOVES], noisy[MAX_MOVES];
-    int best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0, noisy_count = 0, old_alpha = alpha, order, bound;
+    int best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0, noisy_count = 0, old_alpha = alpha, bound;
 
     assert(ply >= 1);
     /* Step 1. Leaves go to the quiescence search. */
@@ -1571,8 +1594,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     ply_at(s, ply + 1)->killers[0] = ply_at(s, ply + 1)->killers[1] = MOVE_NONE;
     if (n.tt_move != MOVE_NONE && (n.tt_move == here->excluded || !move_is_legal(b, n.tt_move)))
         n.tt_move = MOVE_NONE;
-    mp.count = -1;
-    while ((m = next_move(s, &mp, &list, n.tt_move, ply, &order)) != MOVE_NONE) {
+    picker_start(s, &mp, n.tt_move, ply);
+    while ((m = picker_next(s, &mp)) != MOVE_NONE) {
         Undo u;
         int quiet = move_is_quiet(b, m), new_depth = depth - 1, r = 0, extension = 0;
 
@@ -1582,7 +1605,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
          * never checks. */
         if (best > -SCORE_MATE_BOUND && !n.in_check && n.pieces
-            && prunes_move(&n, b, m, quiet, order, quiet_count, depth, alpha) && !move_gives_check(b, &n, m))
+            && prunes_move(&n, b, m, quiet, mp.kind, quiet_count, depth, alpha) && !move_gives_check(b, &n, m))
             continue;
 
         /* Step 10. Singular extension: the hash move, when no other move comes near its score
@@ -1610,7 +1633,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
         /* Step 11. Late move reductions, then the principal variation search. */
         if (depth >= LMR_DEPTH && moves_tried > 1 + n.pv_node && quiet && !n.in_check)
-            r = reduction(s, &n, depth, moves_tried, order, new_depth);
+            r = reduction(s, &n, depth, moves_tried, &mp, new_depth);
         if (moves_tried == 1) {
             score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
         } else {
@@ -1635,7 +1658,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             }
         }
     }
-    if (moves_tried == 0 && mp.count == 0)
+    if (mp.picked == 0)
         return n.in_check ? -SCORE_MATE + ply : SCORE_DRAW;
     if (moves_tried == 0)
         return alpha; /* everything was pruned: fail low */
@@ -1731,19 +1754,19 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
     return 0;
 }
 
-/* Step 9: returns 1 if move m (of this order) may be pruned unless it gives check: a late quiet
- * move, a quiet one that cannot reach alpha (futility) or loses material (SEE), a losing
- * capture; quiet_count quiet moves came before it. */
-static int prunes_move(const Node *n, Board *b, Move m, int quiet, int order, int quiet_count, int depth, int alpha)
+/* Step 9: returns 1 if move m (of the picker's kind PICK_*) may be pruned unless it gives
+ * check: a late quiet move, a quiet one that cannot reach alpha (futility) or loses material
+ * (static exchange), a losing capture; quiet_count quiet moves came before it. */
+static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int quiet_count, int depth, int alpha)
 {
     if (quiet && !n->pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
         return 1;
     if (quiet && !n->pv_node && depth <= FUTILITY_DEPTH && n->eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth <= alpha
-        && order_is_history(order))
+        && kind == PICK_QUIET)
         return 1;
     if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side) && !see_ge(b, m, -SEE_QUIET_PER_PLY * depth))
         return 1;
-    return !quiet && depth <= SEE_PRUNE_DEPTH && order_is_losing(order) && !see_ge(b, m, -SEE_PRUNE_PER_PLY * depth);
+    return !quiet && depth <= SEE_PRUNE_DEPTH && kind == PICK_BAD_NOISY && !see_ge(b, m, -SEE_PRUNE_PER_PLY * depth);
 }
 
 /* Returns 1 if the legal move m gives check, the node's check squares found at its first ask. */
@@ -1781,16 +1804,16 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, i
     return n->tt_score >= beta ? -1 : 0;
 }
 
-/* Step 11: the late move reduction of the quiet move just made (number moves_tried, of this
- * order) at depth, searched to new_depth: the table's, less for a killer or the counter-move,
- * a check, a good history; more outside the principal variation and when not improving; from
- * 0 to new_depth - 1. */
-static int reduction(Search *s, const Node *n, int depth, int moves_tried, int order, int new_depth)
+/* Step 11: the late move reduction of the quiet move just made (number moves_tried, as the
+ * picker mp gave it) at depth, searched to new_depth: the table's, less for the hash move, a
+ * killer or the counter-move, a check, a good history; more outside the principal variation
+ * and when not improving; from 0 to new_depth - 1. */
+static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth)
 {
     int r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
-    r += !n->pv_node + !n->improving - !order_is_history(order) - ply_at(s, n->ply + 1)->in_check;
-    if (order_is_history(order))
-        r -= order / LMR_HISTORY_DIVISOR;
+    r += !n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check;
+    if (mp->kind == PICK_QUIET)
+        r -= mp->score / LMR_HISTORY_DIVISOR;
     if (r < 0)
         r = 0;
     return r > new_depth - 1 ? new_depth - 1 : r;
@@ -1831,7 +1854,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     MoveList list;
     MovePicker mp;
     Move m, best_move = MOVE_NONE;
-    int best, score, old_alpha = alpha, order;
+    int best, score, old_alpha = alpha;
 
     s->pv.length[ply] = ply;
     if (ply > s->seldepth)
@@ -1857,8 +1880,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
         return -SCORE_MATE + ply;
     if (!n.in_check && checks)
         keep_noisy_and_checks(b, &list);
-    picker_init(s, &mp, &list, n.tt_move, ply);
-    while ((m = picker_next(&mp, &order)) != MOVE_NONE) {
+    picker_start_list(s, &mp, &list, n.tt_move, ply);
+    while ((m = picker_next(s, &mp)) != MOVE_NONE) {
         Undo u;
         if (!n.in_check && checks && move_is_quiet(b, m)) {
             /* a quiet check (the list keeps no other quiet move) that does not lose material */
@@ -1866,7 +1889,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
                 continue;
         } else if (!n.in_check) {
             /* skip losing captures and those that cannot reach alpha (delta pruning) */
-            if (order_is_losing(order))
+            if (mp.kind == PICK_BAD_NOISY)
                 continue;
             if (move_kind(m) != KIND_PROMOTION
                 && n.eval + eval_piece_value(piece_type(b->squares[move_to(m)])) + DELTA_MARGIN <= alpha
@@ -2082,87 +2105,240 @@ static void pop_move(Search *s, Move m, const Undo *u)
         board_unmake(&s->board, m, u);
 }
 
-/* Scores the moves of list for ordering at ply: the hash move, captures by MVV-LVA (losing
- * ones and under-promotions last) and capture history, killers, the counter-move, then quiet
- * moves by history: the side's, and the continuation histories after the last two moves. */
-static void picker_init(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply)
+/* Starts picking the moves of the search's node at ply: the hash move tt_move (legal, or
+ * MOVE_NONE) first; then, in check, every evasion by its score, else the stages in turn. */
+static void picker_start(Search *s, MovePicker *mp, Move tt_move, int ply)
 {
-    const Board *b = &s->board;
-    PieceToHistory *ch1 = cont_history_at(s, ply, 1), *ch2 = cont_history_at(s, ply, 2);
-    int16_t(*main_history)[64] = s->hist.main[b->side];
-    const Ply *before = ply_at(s, ply - 1);
-    Move killer0 = ply_at(s, ply)->killers[0], killer1 = ply_at(s, ply)->killers[1];
-    Move counter = before->move != MOVE_NONE ? s->hist.counter[before->piece][move_to(before->move)] : MOVE_NONE;
-    int i;
-    mp->count = list->count;
-    mp->next = 0;
-    for (i = 0; i < list->count; i++) {
-        Move m = list->moves[i];
-        int score;
-        if (m == tt_move) {
-            score = ORDER_TT;
-        } else if (!move_is_quiet(b, m)) {
-            int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
-            int mvv_lva = eval_piece_value(victim) * MVV_LVA_SCALE - piece_type(b->squares[move_from(m)])
-                        + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * MVV_LVA_SCALE : 0);
-            int cheap = eval_piece_value(victim) >= eval_piece_value(piece_type(b->squares[move_from(m)]));
-            /* under-promotions go last, with the losing captures (the quiescence search skips them) */
-            int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
-            score = (!under && (cheap || see_ge(b, m, 0)) ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva
-                    + *capture_history_at(s, m) / CAPTURE_HISTORY_DIVISOR;
-        } else if (m == killer0) {
-            score = ORDER_KILLER + 1;
-        } else if (m == killer1) {
-            score = ORDER_KILLER;
-        } else if (m == counter) {
-            score = ORDER_COUNTER;
-        } else {
-            int piece = b->squares[move_from(m)], to = move_to(m);
-            score = main_history[move_from(m)][to] + (*ch1)[piece][to] + (*ch2)[piece][to];
+    const Ply *here = ply_at(s, ply), *before = ply_at(s, ply - 1);
+    int after_tt = here->in_check ? STAGE_EVASIONS : STAGE_NOISY;
+    mp->ply = ply;
+    mp->tt_move = tt_move;
+    mp->killers[0] = here->killers[0];
+    mp->killers[1] = here->killers[1];
+    mp->counter = before->move != MOVE_NONE ? s->hist.counter[before->piece][move_to(before->move)] : MOVE_NONE;
+    mp->killer = 0;
+    mp->picked = 0;
+    mp->next = mp->end = 0;
+    mp->bad = MAX_MOVES;
+    mp->stage = tt_move != MOVE_NONE ? STAGE_TT : after_tt;
+}
+
+/* Starts picking the moves of list (all legal) at ply, scored at once as a whole (the
+ * quiescence search's): tt_move first if it is among them. */
+static void picker_start_list(Search *s, MovePicker *mp, const MoveList *list, Move tt_move, int ply)
+{
+    picker_start(s, mp, tt_move, ply);
+    score_list(s, mp, list);
+}
+
+/* Returns the next move of the node (MOVE_NONE at the end), its kind and score in mp->kind
+ * and mp->score. */
+static Move picker_next(Search *s, MovePicker *mp)
+{
+    Board *b = &s->board;
+    MoveList list;
+    for (;;) {
+        switch (mp->stage) {
+        case STAGE_TT:
+            mp->stage = ply_at(s, mp->ply)->in_check ? STAGE_EVASIONS : STAGE_NOISY;
+            return picked(mp, mp->tt_move, PICK_TT, 0);
+        case STAGE_NOISY:
+            gen_legal(b, &list, GEN_NOISY);
+            score_noisy(s, mp, &list);
+            mp->stage = STAGE_GOOD_NOISY;
+            break;
+        case STAGE_GOOD_NOISY:
+            if (mp->next < mp->end)
+                return pick_best(mp);
+            mp->stage = STAGE_KILLER;
+            break;
+        case STAGE_KILLER:
+            while (mp->killer < 2) {
+                Move m = mp->killers[mp->killer++];
+                if (quiet_candidate(mp, b, m))
+                    return picked(mp, m, PICK_KILLER, 0);
+            }
+            mp->stage = STAGE_COUNTER;
+            break;
+        case STAGE_COUNTER:
+            mp->stage = STAGE_QUIETS;
+            if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1] && quiet_candidate(mp, b, mp->counter))
+                return picked(mp, mp->counter, PICK_COUNTER, 0);
+            break;
+        case STAGE_QUIETS:
+            gen_legal(b, &list, GEN_QUIET);
+            score_quiets(s, mp, &list);
+            mp->stage = STAGE_QUIET;
+            break;
+        case STAGE_QUIET:
+            if (mp->next < mp->end) {
+                ScoredMove sm = mp->moves[mp->next++];
+                return picked(mp, sm.move, sm.kind, sm.score);
+            }
+            mp->next = mp->bad;
+            mp->end = MAX_MOVES;
+            mp->stage = STAGE_BAD_NOISY;
+            break;
+        case STAGE_EVASIONS:
+            gen_legal(b, &list, GEN_ALL);
+            score_list(s, mp, &list);
+            break;
+        case STAGE_BAD_NOISY:
+        case STAGE_LIST:
+            if (mp->next < mp->end)
+                return pick_best(mp);
+            mp->stage = STAGE_DONE;
+            break;
+        default:
+            return MOVE_NONE;
         }
-        mp->moves[i].move = m;
-        mp->moves[i].score = score;
     }
 }
 
-/* Returns the best remaining move (selection sort step), or MOVE_NONE. */
-static Move picker_next(MovePicker *mp, int *score)
+/* Returns m as the move picked, of this kind and score. */
+static Move picked(MovePicker *mp, Move m, int kind, int score)
+{
+    mp->kind = kind;
+    mp->score = score;
+    mp->picked++;
+    return m;
+}
+
+/* Returns the best of the stage's moves not yet picked (a selection sort's step). */
+static Move pick_best(MovePicker *mp)
 {
     int best = mp->next, i;
-    ScoredMove tmp;
-    if (mp->next >= mp->count)
-        return MOVE_NONE;
-    for (i = mp->next + 1; i < mp->count; i++)
+    ScoredMove chosen;
+    for (i = mp->next + 1; i < mp->end; i++)
         if (mp->moves[i].score > mp->moves[best].score)
             best = i;
-    tmp = mp->moves[best];
+    chosen = mp->moves[best];
     mp->moves[best] = mp->moves[mp->next];
-    mp->moves[mp->next++] = tmp;
-    if (score)
-        *score = tmp.score;
-    return tmp.move;
+    mp->moves[mp->next++] = chosen;
+    return picked(mp, chosen.move, chosen.kind, chosen.score);
 }
 
-/* Returns the hash move first (mp->count is -1 until then), then the generated moves
- * best first without the hash move; MOVE_NONE at the end. */
-static Move next_move(Search *s, MovePicker *mp, MoveList *list, Move tt_move, int ply, int *order)
+/* Returns 1 if m, a killer or the counter-move of another position, is a quiet legal move
+ * here that the picker has not given already (the hash move). */
+static int quiet_candidate(const MovePicker *mp, Board *b, Move m)
 {
-    Move m;
-    if (mp->count < 0) {
-        mp->count = 0;
-        mp->next = 0;
-        if (tt_move != MOVE_NONE) {
-            *order = ORDER_TT;
-            return tt_move;
+    return m != MOVE_NONE && m != mp->tt_move && move_is_quiet(b, m) && move_is_legal(b, m);
+}
+
+/* Scores the noisy moves of list but the hash move: those that do not lose material (static
+ * exchange; never an under-promotion) become the stage's moves, the others wait at the end of
+ * the array for the last stage; each ordered by its victim and attacker, and its capture
+ * history. */
+static void score_noisy(Search *s, MovePicker *mp, const MoveList *list)
+{
+    int i;
+    mp->next = mp->end = 0;
+    for (i = 0; i < list->count; i++) {
+        Move m = list->moves[i];
+        int good, score;
+        if (m == mp->tt_move)
+            continue;
+        score = noisy_score(s, m, &good);
+        if (good)
+            mp->moves[mp->end++] = (ScoredMove){ m, score, PICK_GOOD_NOISY };
+        else
+            mp->moves[--mp->bad] = (ScoredMove){ m, score, PICK_BAD_NOISY };
+    }
+}
+
+/* Scores the quiet moves of list but those given already (the hash move, the killers, the
+ * counter-move) by history: the side's, and the continuation histories after the last two moves. */
+static void score_quiets(Search *s, MovePicker *mp, const MoveList *list)
+{
+    QuietHistories h;
+    int i;
+    quiet_histories(s, mp->ply, &h);
+    mp->next = mp->end = 0;
+    for (i = 0; i < list->count; i++) {
+        Move m = list->moves[i];
+        if (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter)
+            continue;
+        mp->moves[mp->end++] = (ScoredMove){ m, quiet_score(&s->board, &h, m), PICK_QUIET };
+    }
+    sort_moves(mp->moves, mp->end);
+}
+
+/* Sorts count moves best first, those of equal scores in their order (insertion sort: the
+ * lists are short). */
+static void sort_moves(ScoredMove *moves, int count)
+{
+    int i, j;
+    for (i = 1; i < count; i++) {
+        ScoredMove sm = moves[i];
+        for (j = i; j > 0 && moves[j - 1].score < sm.score; j--)
+            moves[j] = moves[j - 1];
+        moves[j] = sm;
+    }
+}
+
+/* Scores a whole list at once, each move by its kind first (LIST_*), then within it. */
+static void score_list(Search *s, MovePicker *mp, const MoveList *list)
+{
+    const Board *b = &s->board;
+    QuietHistories h;
+    int i;
+    quiet_histories(s, mp->ply, &h);
+    mp->next = mp->end = 0;
+    for (i = 0; i < list->count; i++) {
+        Move m = list->moves[i];
+        ScoredMove *sm = &mp->moves[mp->end];
+        int good;
+        sm->move = m;
+        if (m == mp->tt_move) {
+            if (mp->picked > 0)
+                continue; /* given already */
+            sm->kind = PICK_TT, sm->score = LIST_TT;
+        } else if (!move_is_quiet(b, m)) {
+            sm->score = noisy_score(s, m, &good);
+            sm->kind = good ? PICK_GOOD_NOISY : PICK_BAD_NOISY;
+            sm->score += good ? LIST_GOOD_NOISY : LIST_BAD_NOISY;
+        } else if (m == mp->killers[0] || m == mp->killers[1]) {
+            sm->kind = PICK_KILLER, sm->score = LIST_KILLER + (m == mp->killers[0]);
+        } else if (m == mp->counter) {
+            sm->kind = PICK_COUNTER, sm->score = LIST_COUNTER;
+        } else {
+            sm->kind = PICK_QUIET, sm->score = quiet_score(b, &h, m);
         }
+        mp->end++;
     }
-    if (mp->next == 0 && mp->count == 0) {
-        gen_legal(&s->board, list, GEN_ALL);
-        picker_init(s, mp, list, tt_move, ply);
-    }
-    while ((m = picker_next(mp, order)) == tt_move && m != MOVE_NONE)
-        ;
-    return m;
+    mp->stage = STAGE_LIST;
+}
+
+/* The order of a capture or promotion m: the victim's value first (and the promotion's), then
+ * the cheaper attacker, then its capture history; *good says whether it keeps its material
+ * (a victim worth its attacker, or a static exchange that does not lose; never an
+ * under-promotion, which goes with the losing ones: the quiescence search skips those). */
+static int noisy_score(Search *s, Move m, int *good)
+{
+    const Board *b = &s->board;
+    int attacker = piece_type(b->squares[move_from(m)]);
+    int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
+    int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
+    *good = !under && (eval_piece_value(victim) >= eval_piece_value(attacker) || see_ge(b, m, 0));
+    return eval_piece_value(victim) * MVV_LVA_SCALE - attacker
+           + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * MVV_LVA_SCALE : 0)
+           + *capture_history_at(s, m) / CAPTURE_HISTORY_DIVISOR;
+}
+
+/* Finds the histories that order the quiet moves at ply: the side's, and the continuation
+ * histories after the last two moves. */
+static void quiet_histories(Search *s, int ply, QuietHistories *h)
+{
+    h->main = s->hist.main[s->board.side];
+    h->cont[0] = cont_history_at(s, ply, 1);
+    h->cont[1] = cont_history_at(s, ply, 2);
+}
+
+/* The order of a quiet move m of b: its histories h summed. */
+static inline int quiet_score(const Board *b, const QuietHistories *h, Move m)
+{
+    int piece = b->squares[move_from(m)], from = move_from(m), to = move_to(m);
+    return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to];
 }
 
 /* Static exchange evaluation, as a question: does m win at least threshold, when both sides

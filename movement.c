@@ -44,6 +44,7 @@ static int pawn_move_fits(const Board *b, Move m, int from, int to);
 static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
 static inline void add_ray_moves(MoveList *l, int from, uint64_t to, int d);
 static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint64_t *pin_ray, uint64_t pinned);
+static uint64_t gen_target(const Board *b, GenKind kind);
 static void gen_king(const Board *b, MoveList *l, GenKind kind);
 static void gen_castling(Board *b, MoveList *l);
 static void add_castling(const Board *b, MoveList *l, int right, uint64_t occ);
@@ -870,12 +871,14 @@ static void gen_pawns(Board *b, MoveList *l, GenKind kind, uint64_t target, cons
         int from = pop_first(&pawns), to = from + up, f = square_file(from);
         uint64_t allowed = (pinned & bit(from)) ? target & pin_ray[from] : target;
         if (b->squares[to] == EMPTY) {
-            if ((kind == GEN_ALL || square_rank(to) == last_rank) && (allowed & bit(to)))
+            if ((kind == GEN_ALL || (kind == GEN_NOISY) == (square_rank(to) == last_rank)) && (allowed & bit(to)))
                 add_pawn_move(l, from, to);
-            if (kind == GEN_ALL && square_rank(from) == start_rank && b->squares[to + up] == EMPTY
+            if (kind != GEN_NOISY && square_rank(from) == start_rank && b->squares[to + up] == EMPTY
                 && (allowed & bit(to + up)))
                 add_move(l, from, to + up, 0, KIND_NORMAL);
         }
+        if (kind == GEN_QUIET)
+            continue;
         if (f > 0 && (enemies & allowed & bit(to - 1)))
             add_pawn_move(l, from, to - 1);
         if (f < 7 && (enemies & allowed & bit(to + 1)))
@@ -931,10 +934,17 @@ static void gen_pieces(const Board *b, MoveList *l, uint64_t target, const uint6
     }
 }
 
+/* The squares a piece of the side to move may go to for moves of this kind: any but its own
+ * pieces', the other side's, or the empty ones. */
+static uint64_t gen_target(const Board *b, GenKind kind)
+{
+    return kind == GEN_ALL ? ~b->occupied[b->side] : kind == GEN_NOISY ? b->occupied[!b->side] : ~all_pieces(b);
+}
+
 static void gen_king(const Board *b, MoveList *l, GenKind kind)
 {
     int us = b->side, ksq = b->king_sq[us];
-    uint64_t target = kind == GEN_ALL ? ~b->occupied[us] : b->occupied[!us];
+    uint64_t target = gen_target(b, kind);
     uint64_t occ = all_pieces(b) ^ bit(ksq); /* sliders see through the king's square */
     const int8_t *t;
     for (t = king_to[ksq]; *t >= 0; t++)
@@ -972,19 +982,21 @@ int gen_legal(Board *b, MoveList *list, GenKind kind)
     int checks = find_checks_and_pins(b, &block, &pinned, pin_ray);
 
     list->count = 0;
+    if (checks && kind == GEN_QUIET)
+        return 0; /* in check, the noisy moves are every evasion */
     if (checks >= 2) {
         gen_king(b, list, GEN_ALL);
         return list->count;
     }
     if (checks == 1)
-        kind = GEN_ALL; /* every evasion is searched */
-    target = kind == GEN_ALL ? ~b->occupied[b->side] : b->occupied[!b->side];
+        kind = GEN_ALL;
+    target = gen_target(b, kind);
     if (checks == 1)
         target &= block;
     gen_pawns(b, list, kind, checks ? block : ~b->occupied[b->side], pin_ray, pinned);
     gen_pieces(b, list, target, pin_ray, pinned);
     gen_king(b, list, kind);
-    if (kind == GEN_ALL && !checks)
+    if (kind != GEN_NOISY && !checks)
         gen_castling(b, list);
     return list->count;
 }

@@ -70,8 +70,9 @@ typedef struct {
 /* What move_from_text() found. */
 typedef enum { PARSE_OK, PARSE_MALFORMED, PARSE_ILLEGAL, PARSE_AMBIGUOUS } ParseResult;
 
-/* Which moves a generator returns: all, or only captures and promotions. */
-typedef enum { GEN_ALL, GEN_NOISY } GenKind;
+/* Which moves a generator returns: all; the noisy ones (captures and promotions; every move
+ * when in check); or the quiet ones, the rest (none when in check). */
+typedef enum { GEN_ALL, GEN_NOISY, GEN_QUIET } GenKind;
 
 static inline int make_piece(int color, int type) { return type | (color << COLOR_SHIFT); }
 static inline int piece_type(int piece) { return piece & TYPE_MASK; }

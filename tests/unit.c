@@ -195,6 +195,44 @@ static int gives_check_agrees(Board *b, int depth)
     return agree;
 }
 
+/* The noisy moves and the quiet ones, generated apart, are the legal moves, each once: the
+ * noisy ones the captures and promotions (every move when in check), the quiet ones the rest,
+ * in the position and in each position a legal move leads to. */
+static int move_kinds_agree(Board *b, int depth)
+{
+    MoveList all, noisy, quiet;
+    int i, j, agree;
+    gen_legal(b, &all, GEN_ALL);
+    gen_legal(b, &noisy, GEN_NOISY);
+    gen_legal(b, &quiet, GEN_QUIET);
+    agree = noisy.count + quiet.count == all.count;
+    for (i = 0; agree && i < all.count; i++) {
+        Move m = all.moves[i];
+        int in_noisy = 0, in_quiet = 0, noisy_kind = board_in_check(b) || !move_is_quiet(b, m);
+        for (j = 0; j < noisy.count; j++)
+            in_noisy += noisy.moves[j] == m;
+        for (j = 0; j < quiet.count; j++)
+            in_quiet += quiet.moves[j] == m;
+        agree = in_noisy == noisy_kind && in_quiet == !noisy_kind;
+    }
+    for (i = 0; agree && depth > 1 && i < all.count; i++) {
+        Undo u;
+        board_make(b, all.moves[i], &u);
+        agree = move_kinds_agree(b, depth - 1);
+        board_unmake(b, all.moves[i], &u);
+    }
+    return agree;
+}
+
+static void test_move_kinds(const char *fen)
+{
+    Board b;
+    char err[200];
+    if (!load_fen(&b, fen, err, sizeof err))
+        return;
+    check(move_kinds_agree(&b, 2), "the noisy and the quiet moves are the legal ones, each once", fen);
+}
+
 static void test_gives_check(const char *fen)
 {
     Board b;
@@ -681,6 +719,7 @@ int main(int argc, char **argv)
             test_san_round_trip(fen);
             test_eval_symmetry(fen);
             test_gives_check(fen);
+            test_move_kinds(fen);
             test_accumulators(fen, positions % 10 == 0 ? 2 : 1);
             if (positions % 4 == 0)
                 test_move_validation(fen);
