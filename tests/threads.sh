@@ -2,7 +2,8 @@
 # tests/threads.sh [ENGINE]: the search on several threads, as `make test` runs it and as
 # `make tsan` runs it under ThreadSanitizer: one-shot calls (with a table file, several lines,
 # batch) and a UCI session (go depth, nodes, infinite and stop, ponder and ponderhit, MultiPV,
-# a new game, quit while searching) at 2 and 4 threads. Every answer is checked, and under
+# a new game, quit while searching) at 2 and 4 threads. Every answer is checked, the helper
+# threads must have searched (UCI's info string after the search gives their nodes), and under
 # ThreadSanitizer (an ENGINE built with it, as `make tsan` builds it) any report of it on stderr
 # fails; other builds print none, so there those checks are skipped. A call still running after
 # HANG_SECONDS is a hang and fails. Ends with "N passed, N failed, N skipped".
@@ -56,6 +57,9 @@ for t in 2 4; do
   check "UCI Threads $t: six searches, six legal-looking bestmoves" test "$(grep -Ec "^bestmove $MOVE( ponder $MOVE)?$" "$tmp/uci")" -eq 6
   check "UCI Threads $t: readyok twice" test "$(grep -c '^readyok$' "$tmp/uci")" -eq 2
   n=$(grep '^info nodes' "$tmp/uci" | sed -n 2p | cut -d' ' -f3)
+  helpers=$(grep '^info string threads' "$tmp/uci" | sed -n 3p | sed -n "s/^info string threads $t, helper nodes \([0-9]*\)$/\1/p")
+  check "UCI Threads $t: the helper threads searched (${helpers:-no} nodes in go infinite's 1.3 s; $(grep -m1 '^info string' "$tmp/uci"))" \
+    test "${helpers:-0}" -gt 0
   check "UCI Threads $t: go nodes 20000 counts every thread's nodes (${n:-none})" \
     test "${n:-0}" -ge 20000 -a "${n:-0}" -le $((20000 + 256 * t + 1000))
   check "UCI Threads $t: MultiPV 2 reports two lines" grep -q '^info depth 6 .* multipv 2 ' "$tmp/uci"

@@ -277,21 +277,27 @@ timed_go "go depth 8"
 check "a rook down, where the game has been: Kb1 draws ($line, $(score_of))" \
   eval '[[ $line =~ ^bestmove\ a1b1( |$) ]] && [ "$(score_of)" = "cp 0" ]'
 
-# Threads: stop and isready answered as fast as with one thread; --nodes counts every thread's
-# nodes; with one thread again the search is the one-thread search (the same node count).
+# Threads: stop and isready answered as fast as with one thread; the helper threads search (the
+# info string after a search on several threads gives their nodes: a build without threads
+# says it has one and gives none); --nodes counts every thread's nodes; with one thread again
+# the search is the one-thread search (the same node count).
 nodes_of() { grep '^info depth' <<<"$got" | tail -1 | sed 's/.* nodes \([0-9]*\) .*/\1/'; }
 send "ucinewgame" "position startpos"
 timed_go "go depth 8"
 one_thread=$(nodes_of)
 for threads in 2 8; do
-  send "setoption name Threads value $threads" "position startpos" "go infinite"
-  sleep 0.3
+  send "setoption name Threads value $threads"; sync; said=$(grep '^info string' <<<"$got")
+  send "position startpos" "go infinite"
+  sleep 0.5
   send isready
   check "Threads $threads: readyok while searching" expect '^readyok$' 1
-  sleep 0.2
+  sleep 0.5
   timed_go stop
   check "Threads $threads: stop answered within 50 ms and slack (${ms} ms)" test -n "$line" -a "$ms" -le $((50 + SLACK_MS))
   check "Threads $threads: info lines" infos_ok
+  helpers=$(sed -n "s/^info string threads $threads, helper nodes \([0-9]*\)$/\1/p" <<<"$got")
+  check "Threads $threads: the helper threads searched (${helpers:-no} nodes in a second${said:+; $said})" \
+    test "${helpers:-0}" -gt 0
   timed_go "go nodes 20000"
   n=$(grep '^info nodes' <<<"$got" | tail -1 | cut -d' ' -f3)
   check "Threads $threads: go nodes 20000 counts every thread (${n:-none})" test "${n:-0}" -ge 20000 -a "${n:-0}" -le $((20000 + 256 * threads + 1000))
