@@ -49,8 +49,9 @@ sync() { send isready; expect '^readyok$'; }
 infos_ok() { ! printf '%s' "$got" | grep '^info ' | grep -v '^info string ' | grep -Evq "$INFO"; }
 # legal_reply POSITION MOVES: the engine accepts MOVES after POSITION without complaint.
 legal_reply() { send "position $1 moves $2"; sync && [[ $got != *"info string"* ]]; }
-# timed_go COMMAND: sends it, waits for bestmove; $ms is the time taken, $line the bestmove.
-timed_go() { local t0; t0=$(now_ms); send "$1"; expect '^bestmove' 10; local r=$?; ms=$(( $(now_ms) - t0 )); return $r; }
+# timed_go COMMAND [SECONDS]: sends it, waits for bestmove (10 s, or SECONDS); $ms is the time
+# taken, $line the bestmove.
+timed_go() { local t0; t0=$(now_ms); send "$1"; expect '^bestmove' "${2:-10}"; local r=$?; ms=$(( $(now_ms) - t0 )); return $r; }
 # exits_within MS: the engine process ends within MS milliseconds (this shell's clock, from
 # now) with status 0; $exit_ms is the time it took. One still running then is killed, and fails.
 exits_within() {
@@ -68,6 +69,7 @@ start
 # Handshake: ids, the options, uciok, and nothing else.
 send uci
 check "uci answers uciok" expect '^uciok$'
+handshake=$got
 check "id name with version" grep -q "^id name Boxer [0-9]" <<<"$got"
 check "id author" grep -q "^id author " <<<"$got"
 check "option Hash" grep -q "^option name Hash type spin default [0-9]* min 1 max [0-9]*$" <<<"$got"
@@ -341,20 +343,45 @@ send "setoption name UCI_Chess960 value false" "position startpos moves e2e4 e7e
 timed_go "go depth 5 searchmoves e1g1"
 check "standard chess: O-O is e1g1 ($line)" grep -Eq '^bestmove e1g1( |$)' <<<"$line"
 
-# Levels: every level takes a free queen, and answers fast; UCI_LimitStrength with UCI_Elo too.
+# Levels: every level takes a free queen. A level is weaker by its node cap (LEVEL_NODES in
+# engine.c), which the search's total (the last info nodes) shows: level 0 stops at 50 nodes,
+# but after a ply at least, and looks at its limits every 256 nodes, so it answers a 5-second
+# search at once after a few hundred. UCI_LimitStrength with UCI_Elo picks a level: the lowest
+# Elo level 0, the highest level 19 (120000 nodes), one below it level 18 (80000). A level that
+# played at full strength would search millions of nodes, for the whole time.
 FREE_QUEEN="4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1"
 for level in 0 5 10 15 19; do
   send "setoption name Skill Level value $level" "position fen $FREE_QUEEN"
   timed_go "go movetime 1000"
   check "Skill Level $level takes the free queen ($line, ${ms} ms)" grep -Eq '^bestmove d2d5( |$)' <<<"$line"
 done
+total_nodes() { grep '^info nodes' <<<"$got" | tail -1 | cut -d' ' -f3; }
+send "setoption name Skill Level value 0" "position startpos"
+timed_go "go movetime 5000"
+n=$(total_nodes)
+check "Skill Level 0 answers a 5-second search at once, at its node cap (${n:-no} nodes, ${ms} ms)" \
+  eval '[ -n "$n" ] && [ "$n" -le 1000 ] && [ "$ms" -le $((500 + SLACK_MS)) ]'
 send "setoption name Skill Level value 20" "setoption name UCI_LimitStrength value true" \
      "setoption name UCI_Elo value 0"; sync
 check "UCI_Elo below its minimum is refused" grep -q "^info string setoption: UCI_Elo" <<<"$got"
-min_elo=$(printf 'uci\nquit\n' | "$ENGINE" | sed -n 's/^option name UCI_Elo .* min \([0-9]*\) .*/\1/p')
+min_elo=$(sed -n 's/^option name UCI_Elo .* min \([0-9]*\) .*/\1/p' <<<"$handshake")
+max_elo=$(sed -n 's/^option name UCI_Elo .* max \([0-9]*\)$/\1/p' <<<"$handshake")
 send "setoption name UCI_Elo value $min_elo" "position fen $FREE_QUEEN"
 timed_go "go movetime 1000"
 check "UCI_Elo $min_elo takes the free queen ($line)" grep -Eq '^bestmove d2d5( |$)' <<<"$line"
+# elo_plays ELO GO LEVEL LOW HIGH: UCI_Elo ELO plays LEVEL: `go GO` from the start searches LOW to
+# HIGH nodes in all (HIGH: the level's cap and a poll's 256 nodes, with room to spare).
+elo_plays() {
+  send "setoption name UCI_Elo value $1" "position startpos"
+  timed_go "go $2" 60
+  local n within=0
+  n=$(total_nodes)
+  [ -n "$n" ] && [ "$n" -ge "$4" ] && [ "$n" -le "$5" ] && within=1
+  check "UCI_Elo $1 plays level $3: go $2 searched ${n:-no} nodes, $4 to $5 (${ms} ms)" test $within -eq 1
+}
+elo_plays "$min_elo" "movetime 5000" 0 1 1000
+elo_plays "$max_elo" "nodes 400000" 19 120000 121000
+elo_plays "$((max_elo - 1))" "nodes 400000" 18 80000 81000
 send "setoption name UCI_LimitStrength value false" "ucinewgame"
 
 # quit while searching with 8 threads: bestmove, then the process ends at once.
