@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # tests/hashfile.sh [ENGINE]: the table file of --hash-file (docs/command-line.md): a second
-# call starts from the first one's table; every bad file (missing, empty, truncated,
-# oversized, foreign, damaged, a directory, /dev/null, a FIFO, a symbolic link, no room)
-# answers as a cold call does, with one warning at most and no harm to a file not ours;
+# call starts from the first one's table; each kind of hostile file that docs/command-line.md
+# lists answers as a cold call does, with one warning at most and no harm to a file not ours;
 # calls at once leave a file the next call accepts; without the option nothing is written.
 # A call still running after HANG_SECONDS is a hang and fails. Ends with "N passed, N failed,
 # N skipped".
