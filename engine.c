@@ -562,6 +562,16 @@ uint64_t search_nodes(const Search *s)
     return total;
 }
 
+/* The nodes searched so far by the helper threads of s alone (0 with one thread). */
+uint64_t search_helper_nodes(const Search *s)
+{
+    uint64_t total = 0;
+    int i;
+    for (i = 0; i < s->threads.helper_count; i++)
+        total += shared_load64(&s->threads.helpers[i]->nodes);
+    return total;
+}
+
 /* The words threads share, each read and written whole: relaxed atomics (no order beyond the
  * word itself), or plain reads and writes in a build without threads. */
 #if HAVE_THREADS

@@ -119,6 +119,7 @@ int search_best_score(const Search *s);          /* side to move's view */
 int search_completed_depth(const Search *s);     /* 0: no iteration finished */
 int search_seldepth(const Search *s);
 uint64_t search_nodes(const Search *s);          /* its threads' together */
+uint64_t search_helper_nodes(const Search *s);   /* its helper threads' alone (0 with one thread) */
 double search_elapsed(const Search *s);          /* seconds since limits.start */
 void *search_caller(const Search *s);            /* limits.caller */
 int search_multipv(const Search *s);             /* the lines it is asked for (MultiPV, a level's) */

@@ -104,7 +104,7 @@ static int uci_take_commands(Uci *u);
 static void uci_poll(Search *s);
 static void uci_print_info(const Search *s, int depth, int score, int bound);
 static void uci_print_bestmove(Uci *u);
-static void print_search_total(const Search *s);
+static void print_search_total(const Search *s, int threads);
 static void uci_cmd_idle(Uci *u, char *args);
 static void uci_cmd_quit(Uci *u, char *args);
 static void uci_cmd_d(Uci *u, char *args);
@@ -771,13 +771,16 @@ static void uci_print_info(const Search *s, int depth, int score, int bound)
 }
 
 /* The search's totals as an info line: every thread's nodes, the speed, the table's use, the time
- * (a search stopped inside an iteration has searched more than its last report says). */
-static void print_search_total(const Search *s)
+ * (a search stopped inside an iteration has searched more than its last report says); on
+ * several threads, an info string with the nodes the helper threads searched. */
+static void print_search_total(const Search *s, int threads)
 {
     double elapsed = search_elapsed(s);
     uint64_t nodes = search_nodes(s);
     printf("info nodes %llu nps %.0f hashfull %d time %.0f\n", (unsigned long long)nodes, elapsed > 0 ? nodes / elapsed : 0.0,
            search_hashfull(s), elapsed * 1000);
+    if (threads > 1)
+        printf("info string threads %d, helper nodes %llu\n", threads, (unsigned long long)search_helper_nodes(s));
 }
 
 /* Answers bestmove, with a ponder move when there is one. */
@@ -788,7 +791,7 @@ static void uci_print_bestmove(Uci *u)
     Undo undo;
     Move reply, best = search_best_move(s);
     char text[6], ponder[6];
-    print_search_total(s);
+    print_search_total(s, u->option[OPT_THREADS]);
     move_to_coords(&b, best, b.chess960, text);
     board_make(&b, best, &undo);
     reply = search_expected_reply(s, &b);

@@ -5,9 +5,9 @@
 # crash, play illegal moves or hang, processes reaped, PGN read back move by move through our
 # SAN parser by tests/pgn_check.c and through chess.js by tests/pgn_chessjs.js, openings,
 # usage). Usage: tests/batch.sh [ENGINE]. Takes about 10 s, minutes under the sanitizers.
-# Ends with "N passed, N failed, N skipped": the chess.js checks are skipped where chess.js is
-# not installed (CHESS_JS, else tests/web/node_modules/chess.js, else
-# ../shared/referee/node_modules/chess.js). A one-shot or batch call still running after
+# Ends with "N passed, N failed, N skipped": the chess.js checks are skipped where node or
+# chess.js is missing (CHESS_JS, else tests/web/node_modules/chess.js, which tests/web's
+# package.json lists: `npm ci --prefix tests/web`). A one-shot or batch call still running after
 # HANG_SECONDS (30) is a hang: it fails, and the script stops there.
 set -u
 ENGINE=${1:-./engine}
@@ -44,11 +44,11 @@ trap hung TERM
 # rules are written apart from ours (tests/pgn_chessjs.js).
 ${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -O2 -I"$here/.." "$here/pgn_check.c" "$here/../movement.c" \
   -o "$tmp/pgn_check" || bad "tests/pgn_check.c does not build"
-CHESS_JS=${CHESS_JS:-}
-for dir in "$here/web/node_modules/chess.js" "$here/../../shared/referee/node_modules/chess.js"; do
-  [ -z "$CHESS_JS" ] && [ -f "$dir/package.json" ] && command -v node >/dev/null && CHESS_JS=$dir
-done
-[ -n "$CHESS_JS" ] || echo "skip: the PGN read back by chess.js (7 checks): no node or chess.js (set CHESS_JS=...)"
+CHESS_JS=${CHESS_JS:-$here/web/node_modules/chess.js}
+if ! command -v node >/dev/null || [ ! -f "$CHESS_JS/package.json" ]; then
+  echo "skip: the PGN read back by chess.js (7 checks): no node, or no chess.js at $CHESS_JS (npm ci --prefix tests/web)"
+  CHESS_JS=""
+fi
 # reads_back NAME PGN: every game's moves parse and print back through our SAN code, and chess.js
 # reads every game (legal moves, PlyCount) and agrees with how it ended; a check each.
 reads_back() {

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # tests/hashfile.sh [ENGINE]: the table file of --hash-file (docs/command-line.md): a second
-# call starts from the first one's table; every bad file (missing, empty, truncated,
-# oversized, foreign, damaged, a directory, /dev/null, a FIFO, a symbolic link, no room)
-# answers as a cold call does, with one warning at most and no harm to a file not ours;
+# call starts from the first one's table; each kind of hostile file that docs/command-line.md
+# lists answers as a cold call does, with one warning at most and no harm to a file not ours;
 # calls at once leave a file the next call accepts; without the option nothing is written.
 # A call still running after HANG_SECONDS is a hang and fails. Ends with "N passed, N failed,
 # N skipped".
@@ -157,14 +156,18 @@ BOXER_HASH_FILE="$tmp/env.tt" engine --depth 3 "$POS" "$MOVES" 1 >/dev/null 2>&1
 BOXER_HASH_FILE="$tmp/env2.tt" engine --depth 3 --hash-file "$tmp/option.tt" "$POS" "$MOVES" 1 >/dev/null 2>&1
 [ -f "$tmp/option.tt" ] && [ ! -e "$tmp/env2.tt" ] && ok || bad "--hash-file did not win over BOXER_HASH_FILE"
 printf '%s\t%s\t0.1\n%s\t%s\t0.1\n' "$POS" "$MOVES" "$POS" "$MOVES" | engine --batch --hash-file "$tmp/batch.tt" >"$tmp/out" 2>/dev/null
-[ "$(grep -c '^[0-9]*$' "$tmp/out")" -eq 2 ] && [ -f "$tmp/batch.tt" ] && ok || bad "--batch --hash-file: $(cat "$tmp/out")"
+[ "$(grep -c '^[0-9][0-9]*$' "$tmp/out")" -eq 2 ] && [ "$(grep -c '' "$tmp/out")" -eq 2 ] && [ -f "$tmp/batch.tt" ] && ok \
+  || bad "--batch --hash-file: two indices wanted, got '$(cat "$tmp/out")'"
 engine --hash-file >/dev/null 2>"$tmp/err"; status=$?
 [ $status -eq 2 ] && [ "$(grep -c '^error: ' "$tmp/err")" -eq 1 ] && ok || bad "--hash-file without a name: status $status"
 
-# Without the option or the variable, a call writes nothing (in an empty directory).
-mkdir "$tmp/quiet"
-(cd "$tmp/quiet" && env -u BOXER_HASH_FILE timeout -k 1 $HANG_SECONDS "$ENGINE" "$POS" "$MOVES" 0.1 >/dev/null 2>&1)
-[ -z "$(ls -A "$tmp/quiet")" ] && ok || bad "a default call wrote $(ls -A "$tmp/quiet")"
+# Without the option or the variable, a call writes nothing: not in its working directory, nor
+# in $TMPDIR or $HOME (each an empty directory of its own here).
+mkdir "$tmp/quiet" "$tmp/quiet-tmp" "$tmp/quiet-home"
+(cd "$tmp/quiet" && env -u BOXER_HASH_FILE TMPDIR="$tmp/quiet-tmp" HOME="$tmp/quiet-home" \
+  timeout -k 1 $HANG_SECONDS "$ENGINE" "$POS" "$MOVES" 0.1 >/dev/null 2>&1)
+wrote=$(cd "$tmp" && ls -A quiet quiet-tmp quiet-home | grep -v '^quiet.*:$' | grep .)
+[ -z "$wrote" ] && ok || bad "a default call wrote $(cd "$tmp" && ls -AR quiet quiet-tmp quiet-home)"
 
 # The plain C99 build's table file (without POSIX: read whole at the start, written back whole
 # through a temporary file renamed over it), built here from the sources: a new file, then a

@@ -5,8 +5,9 @@
 tally_pass=0; tally_fail=0; tally_skip=0
 
 # tally NAME STATUS LOG: adds the closing line of the output in LOG to the totals. A program
-# whose last line is not a closing line (one a child printed earlier does not count), or that
-# ended with a status other than 0 while its line counts no failure, counts one failure more.
+# whose last line is not a closing line (one a child printed earlier does not count), whose
+# line counts nothing at all ("0 passed, 0 failed": it ran no check, so it tested nothing), or
+# that ended with a status other than 0 while its line counts no failure, counts one failure more.
 tally() {
   local name=$1 status=$2 last pass fail skip
   last=$(tail -n 1 "$3")
@@ -15,6 +16,10 @@ tally() {
   else
     echo "FAIL $name: its last line is not 'N passed, N failed[, N skipped]' but '$last'"
     pass=0; fail=1; skip=0
+  fi
+  if [ $((pass + fail + skip)) -eq 0 ]; then
+    echo "FAIL $name: its line '$last' counts no check: it ran nothing"
+    fail=1
   fi
   if [ "$status" -ne 0 ] && [ "$fail" -eq 0 ]; then
     echo "FAIL $name ended with status $status"

@@ -3,7 +3,10 @@
 # positions of ../shared/data/labelled, labelled by Stockfish 15.1): the error falls, the same
 # seed gives the same table, the table builds the engine, and bad data is reported as
 # docs/weights.md says. Usage: tests/tools.sh (after `make tools/tune`). Ends with "N passed, N failed".
+# A tool or engine still running after HANG_SECONDS is a hang: it is killed (status 124) and
+# fails its check.
 set -u
+HANG_SECONDS=300   # the longest run here takes seconds, about a minute under a loaded machine
 pass=0; fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 DATA=tests/data/labelled-sample.txt
@@ -16,7 +19,7 @@ training() { grep "^$1" "$2" | sed 's/.*training \([0-9.]*\),.*/\1/'; }
 
 echo "-- tune"
 # run_tune DIR ARGS...: tune in DIR (so that every table names the same output file)
-run_tune() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && "$OLDPWD/tools/tune" --data "$OLDPWD/$DATA" --out hce.h "$@"); }
+run_tune() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/tune" --data "$OLDPWD/$DATA" --out hce.h "$@"); }
 run_tune "$tmp/a" --epochs 20 --rate 0.2 --seed 5 >"$tmp/a.log" 2>&1; status=$?
 check '[ $status -eq 0 ] && [ -s "$tmp/a/hce.h" ]' "tune runs (status $status): $(tail -2 "$tmp/a.log")"
 before=$(training before "$tmp/a.log"); after=$(training "after:" "$tmp/a.log")
@@ -24,31 +27,33 @@ check '[ -n "$before" ] && [ -n "$after" ] && [ "$(echo "$after < $before - 0.00
   "tune: the training error falls ($before -> $after)"
 check 'grep -q "give back the evaluation within [0-3]\." "$tmp/a.log"' \
   "tune: the features give back the evaluation ($(grep 'give back' "$tmp/a.log"))"
-run_tune "$tmp/b" --epochs 20 --rate 0.2 --seed 5 >/dev/null 2>&1
-check 'cmp -s "$tmp/a/hce.h" "$tmp/b/hce.h"' "tune: the same seed gives the same table"
-run_tune "$tmp/c" --epochs 20 --rate 0.2 --seed 6 >/dev/null 2>&1
-check '! cmp -s "$tmp/a/hce.h" "$tmp/c/hce.h"' "tune: another seed gives another table"
+run_tune "$tmp/b" --epochs 20 --rate 0.2 --seed 5 >/dev/null 2>&1; same=$?
+check '[ $same -eq 0 ] && cmp -s "$tmp/a/hce.h" "$tmp/b/hce.h"' "tune: the same seed gives the same table (status $same)"
+run_tune "$tmp/c" --epochs 20 --rate 0.2 --seed 6 >/dev/null 2>&1; other=$?
+check '[ $other -eq 0 ] && [ -s "$tmp/c/hce.h" ] && ! cmp -s "$tmp/a/hce.h" "$tmp/c/hce.h"' \
+  "tune: another seed gives another table (status $other)"
 # the tree built with the README's plain build line (no make)
 plain_build=$(sed -n 's/^Without make: `\(cc -std=c99 [^`]*\)`.*/\1/p' README.md)
 mkdir -p "$tmp/tree/tables"
 cp -r engine.c movement.c movement.h extra.c extra.h modes "$tmp/tree/" && cp tables/nnue.h "$tmp/tree/tables/"
 cp "$tmp/a/hce.h" "$tmp/tree/tables/hce.h"
-check '[ -n "$plain_build" ] && (cd "$tmp/tree" && $plain_build 2>"$tmp/cc.log" && ./engine bench 2 >/dev/null 2>&1)' \
+check '[ -n "$plain_build" ] && (cd "$tmp/tree" && $plain_build 2>"$tmp/cc.log" && timeout -k 1 $HANG_SECONDS ./engine bench 2 >/dev/null 2>&1)' \
   "tune: the table it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
 
 echo "-- train"
-run_train() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && "$OLDPWD/tools/train" --data "$OLDPWD/$DATA" --out nnue.h "$@"); }
+run_train() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$OLDPWD/$DATA" --out nnue.h "$@"); }
 run_train "$tmp/n1" --epochs 4 --batch 256 --seed 5 >"$tmp/n1.log" 2>&1; status=$?
 check '[ $status -eq 0 ] && [ -s "$tmp/n1/nnue.h" ]' "train runs (status $status): $(tail -2 "$tmp/n1.log")"
 before=$(training before "$tmp/n1.log"); after=$(training "after:" "$tmp/n1.log")
 check '[ -n "$before" ] && [ -n "$after" ] && [ "$(echo "$after < $before - 0.01" | bc)" = 1 ]' \
   "train: the training loss falls ($before -> $after)"
-run_train "$tmp/n2" --epochs 4 --batch 256 --seed 5 >/dev/null 2>&1
-check 'cmp -s "$tmp/n1/nnue.h" "$tmp/n2/nnue.h"' "train: the same seed gives the same network"
-run_train "$tmp/n3" --epochs 4 --batch 256 --seed 6 >/dev/null 2>&1
-check '! cmp -s "$tmp/n1/nnue.h" "$tmp/n3/nnue.h"' "train: another seed gives another network"
+run_train "$tmp/n2" --epochs 4 --batch 256 --seed 5 >/dev/null 2>&1; same=$?
+check '[ $same -eq 0 ] && cmp -s "$tmp/n1/nnue.h" "$tmp/n2/nnue.h"' "train: the same seed gives the same network (status $same)"
+run_train "$tmp/n3" --epochs 4 --batch 256 --seed 6 >/dev/null 2>&1; other=$?
+check '[ $other -eq 0 ] && [ -s "$tmp/n3/nnue.h" ] && ! cmp -s "$tmp/n1/nnue.h" "$tmp/n3/nnue.h"' \
+  "train: another seed gives another network (status $other)"
 cp "$tmp/n1/nnue.h" "$tmp/tree/tables/nnue.h"
-check '(cd "$tmp/tree" && $plain_build 2>"$tmp/cc.log" && ./engine bench 2 >/dev/null 2>&1)' \
+check '(cd "$tmp/tree" && $plain_build 2>"$tmp/cc.log" && timeout -k 1 $HANG_SECONDS ./engine bench 2 >/dev/null 2>&1)' \
   "train: the network it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
 # the engine's int16 network gives back the trainer's float scores within its rounding (3 cp)
 head -40 "$DATA" >"$tmp/fens.txt"
@@ -57,7 +62,7 @@ cp "$tmp/n4/nnue.h" "$tmp/tree/tables/nnue.h"
 (cd "$tmp/tree" && $plain_build 2>/dev/null)
 worst=$(grep '^check ' "$tmp/n4.log" | while IFS='|' read -r fen score; do
   fen=${fen#check }; side=$(echo "$fen" | cut -d' ' -f2)
-  raw=$("$tmp/tree/engine" eval "$fen" | sed -n 's/^network *\(-*[0-9]*\) .*/\1/p')
+  raw=$(timeout -k 1 $HANG_SECONDS "$tmp/tree/engine" eval "$fen" | sed -n 's/^network *\(-*[0-9]*\) .*/\1/p')
   [ "$side" = b ] && raw=$((-raw))
   echo "$raw $score" | awk '{ d = $1 - $2; print (d < 0 ? -d : d) }'
 done | sort -g | tail -1)
@@ -69,7 +74,7 @@ check 'diff <(grep "^check " "$tmp/n4.log") <(grep "^check " "$tmp/n5.log") >/de
   "train --load starts from the saved network (same scores)"
 run_train "$tmp/n6" --epochs 0 --load "$tmp/n4.log" >"$tmp/n6.log" 2>&1; status=$?
 check '[ $status -ne 0 ] && grep -q "not a network" "$tmp/n6.log"' "train --load refuses a file that is not a network: $(tail -1 "$tmp/n6.log")"
-./tools/train --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
+timeout -k 1 $HANG_SECONDS ./tools/train --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
 check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ]' \
   "train: a missing file is an error and writes nothing: $(cat "$tmp/m.err")"
 
@@ -81,19 +86,19 @@ echo "-- bad data"
   echo "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 10 | 2.0"
   echo ""
   tail -50 "$DATA"; } >"$tmp/bad.txt"
-./tools/tune --data "$tmp/bad.txt" --epochs 2 --out "$tmp/bad.h" >"$tmp/bad.out" 2>"$tmp/bad.err"; status=$?
+timeout -k 1 $HANG_SECONDS ./tools/tune --data "$tmp/bad.txt" --epochs 2 --out "$tmp/bad.h" >"$tmp/bad.out" 2>"$tmp/bad.err"; status=$?
 check '[ $status -eq 0 ] && grep -q "104 lines, 100 positions, 4 malformed" "$tmp/bad.out"' \
   "malformed lines are counted and skipped (status $status): $(head -1 "$tmp/bad.out")"
 check '[ "$(grep -c warning "$tmp/bad.err")" = 1 ] && grep -q "line 51" "$tmp/bad.err"' \
   "one warning names the first malformed line: $(cat "$tmp/bad.err")"
-./tools/tune --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
+timeout -k 1 $HANG_SECONDS ./tools/tune --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
 check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ] && [ ! -e "$tmp/m.h.tmp" ]' \
   "a missing file is an error and writes nothing: $(cat "$tmp/m.err")"
 : >"$tmp/empty.txt"
-./tools/tune --data "$tmp/empty.txt" --out "$tmp/e.h" >/dev/null 2>"$tmp/e.err"; status=$?
+timeout -k 1 $HANG_SECONDS ./tools/tune --data "$tmp/empty.txt" --out "$tmp/e.h" >/dev/null 2>"$tmp/e.err"; status=$?
 check '[ $status -ne 0 ] && grep -q "no position" "$tmp/e.err" && [ ! -e "$tmp/e.h" ]' \
   "an empty file is an error: $(cat "$tmp/e.err")"
-./tools/tune --data "$DATA" --epochs x --out "$tmp/u.h" >/dev/null 2>"$tmp/u.err"; status=$?
+timeout -k 1 $HANG_SECONDS ./tools/tune --data "$DATA" --epochs x --out "$tmp/u.h" >/dev/null 2>"$tmp/u.err"; status=$?
 check '[ $status -eq 2 ] && [ "$(grep -c "" "$tmp/u.err")" = 1 ]' "a bad option is a usage error: $(cat "$tmp/u.err")"
 
 echo "$pass passed, $fail failed"

@@ -680,6 +680,38 @@ static void test_chess960_castling(void)
     chess960 = 0;
 }
 
+/* A Chess960 suite's FEN (X-FEN or Shredder-FEN castling) and the X-FEN board_to_fen writes
+ * for it describe one position: the same fields but for castling, the same castling rights with
+ * the same rooks, the same key; and that X-FEN comes back as itself. */
+static void test_chess960_fen_round_trip(const char *fen)
+{
+    Board b, back;
+    char err[200], out[FEN_MAX], detail[400];
+    const char *in_rest, *out_rest;
+    int i, same_rights = 1;
+    if (!load_fen(&b, fen, err, sizeof err)) {
+        check(0, "Chess960 FEN round trip: the FEN is refused", fen);
+        return;
+    }
+    board_to_fen(&b, out);
+    snprintf(detail, sizeof detail, "'%s' came back as '%s'", fen, out);
+    /* the placement and side (before the castling field), then the fields after it */
+    in_rest = strchr(strchr(fen, ' ') + 1, ' ');
+    out_rest = strchr(strchr(out, ' ') + 1, ' ');
+    check(in_rest && out_rest && in_rest - fen == out_rest - out && strncmp(fen, out, (size_t)(in_rest - fen)) == 0
+              && strcmp(strchr(in_rest + 1, ' '), strchr(out_rest + 1, ' ')) == 0,
+          "Chess960 FEN round trip: the fields but castling", detail);
+    if (!load_fen(&back, out, err, sizeof err)) {
+        check(0, "Chess960 FEN round trip: the X-FEN written is refused", detail);
+        return;
+    }
+    for (i = 0; i < CASTLE_RIGHTS; i++)
+        same_rights &= back.castle_rook[i] == b.castle_rook[i];
+    check(back.castling == b.castling && same_rights && back.key == b.key && back.chess960 == b.chess960,
+          "Chess960 FEN round trip: the castling rights and their rooks", detail);
+    test_fen_round_trip(out);
+}
+
 int main(int argc, char **argv)
 {
     unsigned long long cap = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000ULL;
@@ -695,27 +727,31 @@ int main(int argc, char **argv)
             printf("cannot open %s\n0 passed, 1 failed\n", paths[suite]);
             return 1;
         }
+        int read = 0, data_lines = 0;
         chess960 = suite == 1;
         while (fgets(line, sizeof line, f)) {
             unsigned long long counts[16];
-            char *fen, canonical[FEN_MAX];
-            Board b;
-            char err[200];
+            char *fen, detail[1100];
             line[strcspn(line, "\r\n")] = '\0';
-            if (!parse_epd(line, &fen, counts))
+            if (line[0] == '\0' || line[0] == '#')
                 continue;
+            data_lines++;
+            if (!parse_epd(line, &fen, counts)) {
+                snprintf(detail, sizeof detail, "%s line '%s'", paths[suite], line);
+                check(0, "perft suite: a line that is not 'FEN ;D1 n ...'", detail);
+                continue;
+            }
             while (*fen && fen[strlen(fen) - 1] == ' ')
                 fen[strlen(fen) - 1] = '\0';
             positions++;
+            read++;
             test_perft_position(fen, counts, cap);
             /* the standard suite's FENs are written as board_to_fen writes them; the Chess960
-             * suite's may use Shredder-FEN castling, so they come back in X-FEN */
+             * suite's may use Shredder-FEN castling, which comes back as X-FEN */
             if (suite == 0)
                 test_fen_round_trip(fen);
-            else if (load_fen(&b, fen, err, sizeof err)) {
-                board_to_fen(&b, canonical);
-                test_fen_round_trip(canonical);
-            }
+            else
+                test_chess960_fen_round_trip(fen);
             test_san_round_trip(fen);
             test_eval_symmetry(fen);
             test_gives_check(fen);
@@ -725,6 +761,9 @@ int main(int argc, char **argv)
                 test_move_validation(fen);
         }
         fclose(f);
+        snprintf(line, sizeof line, "%s: %d positions of %d lines", paths[suite], read, data_lines);
+        check(read > 0 && read == data_lines, "perft suite: every line read", line);
+        printf("unit: %s\n", line);
     }
     chess960 = 0;
     test_tolerant_forms();

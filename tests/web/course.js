@@ -14,6 +14,11 @@ const wasmPath = process.argv[3] || path.join(root, 'web', 'engine.wasm');
 const bytes = fs.readFileSync(wasmPath);
 const COURSE_IMPORTS = { env: { __memory_base: 0 } };
 const encoder = new TextEncoder();
+/* The slack of a call's time over its limit: a loaded 2-core machine (other tests, other
+ * developers' matches) can keep this process from a core that long, as page.js allows the
+ * page's module (the calls' usual time is a third of the limit: 0.28 s mean, 0.48 s slowest
+ * for 1 s at a load average of 7). */
+const SLACK_MS = 250;
 
 let pass = 0;
 let fail = 0;
@@ -100,9 +105,9 @@ async function main() {
       slowest = Math.max(slowest, ms);
       check(Number.isInteger(index) && index >= 0 && index < list.length,
         'index ' + index + ' of ' + list.length + ' for ' + fen + ' [' + list.join(' ') + ']');
-      /* each call within its limit: the module has no clock, so it budgets by nodes at a third
-       * of its measured speed (web/wasm.c, WASM_NODES_PER_SECOND), which covers a loaded machine */
-      check(ms < 1000, 'a 1-second call took ' + ms.toFixed(0) + ' ms for ' + fen);
+      /* each call within its limit and SLACK_MS: the module has no clock, so it budgets by nodes
+       * at a third of its measured speed (web/wasm.c, WASM_NODES_PER_SECOND) */
+      check(ms < 1000 + SLACK_MS, 'a 1-second call took ' + ms.toFixed(0) + ' ms for ' + fen);
       total += ms;
     }
   }

@@ -68,7 +68,9 @@ async function main() {
 
   const only = boxer.think('6rk/8/8/8/8/8/8/7K w - - 0 1', [], 3, null);
   check(only.depth === 0 && only.san === 'Kh2' && only.pv.join(' ') === 'Kh2', 'a lone legal move comes back at once: ' + JSON.stringify(only));
-  check(boxer.think('not a fen', [], 1, null).error === boxer.state('not a fen').error, 'a bad FEN is named as web_state names it');
+  const badFen = boxer.think('not a fen', [], 1, null).error;
+  check(/^FEN has 3 fields/.test(badFen) && badFen === boxer.state('not a fen').error,
+    'a bad FEN is named as web_state names it: ' + badFen);
   check(/move 2 of the list/.test(boxer.think(START, ['e2e4', 'e2e4'], 1, null).error), 'a bad move list names its first bad move');
   check(/checkmate/.test(boxer.think('7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', [], 1, null).error), 'no move to play: checkmate is named');
   check(/seconds/.test(boxer.think(START, [], 0, null).error), '0 seconds is refused');
