@@ -108,7 +108,7 @@ tune: tools/tune
 	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
 
 tools/train: tools/train.c $(TOOLS_COMMON) movement.c movement.h extra.h
-	$(CC) $(WARNINGS) -O3 -march=native -ffast-math tools/train.c tools/common.c movement.c -lm -o $@
+	$(CC) $(WARNINGS) -O3 -march=native -ffast-math -pthread tools/train.c tools/common.c movement.c -lm -o $@
 
 # Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h;
 # docs/weights.md lists the files and the command behind the network we ship.

@@ -43,6 +43,10 @@ check '[ -n "$before" ] && [ -n "$after" ] && [ "$(echo "$after < $before - 0.01
   "train: the training loss falls ($before -> $after)"
 run_train "$tmp/n2" --epochs 4 --batch 256 --seed 5 >/dev/null 2>&1
 check 'cmp -s "$tmp/n1/nnue.h" "$tmp/n2/nnue.h"' "train: the same seed gives the same network"
+run_train "$tmp/n7" --epochs 4 --batch 256 --seed 5 --threads 1 >/dev/null 2>&1
+# weights: a table without its first comment (which repeats the command)
+weights() { sed '1,/^ \*\//d' "$1"; }
+check 'cmp -s <(weights "$tmp/n1/nnue.h") <(weights "$tmp/n7/nnue.h")' "train: one thread gives the network of two"
 run_train "$tmp/n3" --epochs 4 --batch 256 --seed 6 >/dev/null 2>&1
 check '! cmp -s "$tmp/n1/nnue.h" "$tmp/n3/nnue.h"' "train: another seed gives another network"
 cp "$tmp/n1/nnue.h" "$tmp/tree/tables/nnue.h"

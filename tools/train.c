@@ -11,16 +11,21 @@
  *     target = lambda * RESULT + (1 - lambda) * sigmoid(K_data * SCORE)
  * K_data is the scale at which the data's scores best predict its results (as in
  * tools/tune.c); K is that of the hand-written evaluation, so that a centipawn means the
- * same to the search with either. Mini-batch Adam (Kingma and Ba 2014), one thread, in an
- * order the seed shuffles each epoch: the same seed and data give the same network. */
+ * same to the search with either. Mini-batch Adam (Kingma and Ba 2014) in an order the seed
+ * shuffles each epoch, on --threads threads (POSIX): each mini-batch is cut into SHARDS fixed
+ * pieces, each summing its gradient into its own buffer, and the buffers are added in piece
+ * order, so the same seed and data give the same network bit for bit, with any number of
+ * threads and whatever their timing. */
 #include "../extra.h"
 #include "common.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_USAGE = 2, MAX_INPUTS = 32 };
+/* SHARDS: the fixed pieces of every parallel job (at most this many threads). */
+enum { EXIT_USAGE = 2, MAX_INPUTS = 32, SHARDS = 8 };
 
 /* The hand-written evaluation's fitted scale (tools/tune.c on the Stockfish data). */
 #define EVAL_K 0.00616
@@ -85,7 +90,64 @@ typedef struct {
     uint16_t *inputs;
     long input_count, input_capacity;
     const char *failure;
+    int threads;
 } Trainer;
+
+/* What one piece of a job needs of its own: the layers of the position at hand. */
+typedef struct {
+    Inputs in;
+    Hidden hidden;
+    float delta[NNUE_HIDDEN];
+} Scratch;
+
+/* A job cut into SHARDS pieces: run(context, shard) does piece `shard`, and no piece
+ * writes what another reads. */
+typedef void (*ShardRun)(void *context, int shard);
+typedef struct {
+    ShardRun run;
+    void *context;
+    int first, step;        /* this thread's pieces: first, first + step, ... */
+} Worker;
+
+/* The gradients of a mini-batch: positions order[begin .. end - 1] of the training set,
+ * mirrored where mirror[q - begin]; each piece into its own gradient and loss. */
+typedef struct {
+    const Trainer *t;
+    const Network *n;
+    Network *grad;          /* SHARDS of them */
+    Scratch *scratch;       /* SHARDS of them */
+    const long *order;
+    const uint8_t *mirror;
+    long begin, end;
+    double loss[SHARDS];
+} BatchJob;
+
+/* The step after a mini-batch: the gradients added into grad[0], then Adam on the network
+ * (each piece a range of parameters) and, with factors, on the factors (each piece a range
+ * of hidden columns). */
+typedef struct {
+    Network *n, *grad;
+    float *moment1, *moment2;
+    Factors *factors;
+    double rate, scale;
+    long step;
+} StepJob;
+
+/* The loss of a set: each piece sums its share of the positions. */
+typedef struct {
+    const Trainer *t;
+    const SampleSet *set;
+    const Network *n;
+    Scratch *scratch;
+    double sum[SHARDS];
+} LossJob;
+
+/* The error of the data's scores at two scales, for fit_k_data. */
+typedef struct {
+    const SampleSet *set;
+    double scale[2];
+    double sum[SHARDS][2];
+} ScaleJob;
 
 typedef struct {
     const char *data[16];
@@ -103,27 +165,36 @@ typedef struct {
     const char *save;       /* the float network, written after every epoch, or NULL */
     const char *load;       /* a float network to start from instead of random weights, or NULL */
     const char *check;      /* FENs whose float scores are printed at the end, or NULL */
+    int threads;
 } Options;
 
 /* prototypes */
 static void usage(FILE *out);
 static int parse_options(int argc, char **argv, Options *o);
 static int add_position(void *context, const Board *b, int score, double result, int held_out);
-static double fit_k_data(const SampleSet *set);
+static void *worker_main(void *arg);
+static void run_shards(ShardRun run, void *context, int threads);
+static void shard_range(long size, int shard, long *from, long *to);
+static void scale_shard(void *context, int shard);
+static double fit_k_data(const SampleSet *set, int threads);
 static void set_targets(SampleSet *set, double k_data, double lambda);
 static void network_init(Network *n, Random *r);
 static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in);
 static float clipped(float h);
 static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hidden);
-static double set_loss(const Trainer *t, const SampleSet *set, const Network *n);
-static void backward(const Network *n, Network *grad, const Inputs *in, int bucket, const Hidden *hidden, double g);
+static void loss_shard(void *context, int shard);
+static double set_loss(const Trainer *t, const SampleSet *set, const Network *n, Scratch *scratch);
+static void backward(const Network *n, Network *grad, Scratch *s, int bucket, double g);
+static void batch_shard(void *context, int shard);
 static void adam_step(float *w, const float *g, float *m1, float *m2, long count, double rate, long step, double scale);
 static int factor_of(int input, int kind);
-static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale);
-static void train(Trainer *t, const Options *o, Network *n);
+static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale, int from, int to);
+static void step_shard(void *context, int shard);
+static void factors_shard(void *context, int shard);
+static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch);
 static int save_floats(const Network *n, const char *path, char *err, size_t err_size);
 static int load_floats(Network *n, const char *path, char *err, size_t err_size);
-static int print_checks(Trainer *t, const Network *n, const char *path);
+static int print_checks(Trainer *t, const Network *n, const char *path, Scratch *s);
 static int quantize(double value, double factor);
 static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size);
 
@@ -132,7 +203,7 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
         "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--mirror 0|1]\n"
-        "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS]\n"
+        "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS] [--threads 2]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input) and writes it as a C table. Every tenth game (a run of\n"
         "lines with one result and rising move numbers) is held out for validation. The target\n"
@@ -142,7 +213,9 @@ static void usage(FILE *out)
         "rank and its file, which rarely seen inputs inherit. --k-data sets the scale of the data's\n"
         "scores (sigmoid(K * SCORE) is a win probability) instead of fitting it to the results.\n"
         "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
-        "from such a file, --check prints the float network's score of each FEN of a file at the end.\n");
+        "from such a file, --check prints the float network's score of each FEN of a file at the end.\n"
+        "--threads (1 to %d) shares each mini-batch among threads; the network is the same with any number.\n",
+        SHARDS);
 }
 
 static int parse_options(int argc, char **argv, Options *o)
@@ -156,6 +229,7 @@ static int parse_options(int argc, char **argv, Options *o)
     o->lambda = 0.3;
     o->seed = 1;
     o->factorize = 1;
+    o->threads = 2;
     for (i = 1; i < argc; i++) {
         const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -196,6 +270,8 @@ static int parse_options(int argc, char **argv, Options *o)
             o->load = value;
         else if (strcmp(key, "--check") == 0)
             o->check = value;
+        else if (strcmp(key, "--threads") == 0)
+            o->threads = (int)strtol(value, &end, 10);
         else {
             fprintf(stderr, "error: unknown option '%s' (see --help)\n", key);
             return 0;
@@ -205,8 +281,10 @@ static int parse_options(int argc, char **argv, Options *o)
             return 0;
         }
     }
-    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0 || o->k_data < 0) {
-        fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1]\n");
+    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0 || o->k_data < 0
+        || o->threads < 1 || o->threads > SHARDS) {
+        fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1], threads 1 to %d\n",
+                SHARDS);
         return 0;
     }
     return 1;
@@ -254,24 +332,85 @@ static int add_position(void *context, const Board *b, int score, double result,
     return 0;
 }
 
+/* Does a thread's pieces of a job (a Worker). */
+static void *worker_main(void *arg)
+{
+    const Worker *w = arg;
+    int shard;
+    for (shard = w->first; shard < SHARDS; shard += w->step)
+        w->run(w->context, shard);
+    return NULL;
+}
+
+/* Runs every piece of a job on `threads` threads, this one among them (thread i does pieces
+ * i, i + threads, ...), and returns when all are done. A thread that cannot be started has
+ * its pieces done here. */
+static void run_shards(ShardRun run, void *context, int threads)
+{
+    pthread_t id[SHARDS];
+    Worker w[SHARDS];
+    int i, started[SHARDS];
+    for (i = 0; i < SHARDS; i++) {
+        w[i].run = run;
+        w[i].context = context;
+        w[i].first = i;
+        w[i].step = threads;
+    }
+    for (i = 1; i < threads; i++)
+        started[i] = pthread_create(&id[i], NULL, worker_main, &w[i]) == 0;
+    worker_main(&w[0]);
+    for (i = 1; i < threads; i++) {
+        if (started[i])
+            pthread_join(id[i], NULL);
+        else
+            worker_main(&w[i]);
+    }
+}
+
+/* Sets [from, to) to piece `shard` of 0 .. size - 1. */
+static void shard_range(long size, int shard, long *from, long *to)
+{
+    *from = size * shard / SHARDS;
+    *to = size * (shard + 1) / SHARDS;
+}
+
+/* Sums a piece's squared errors of the results predicted at both scales (a ScaleJob). */
+static void scale_shard(void *context, int shard)
+{
+    ScaleJob *job = context;
+    long i, from, to;
+    double ea = 0, eb = 0;
+    shard_range(job->set->size, shard, &from, &to);
+    for (i = from; i < to; i++) {
+        const Sample *s = &job->set->samples[i];
+        double da = sigmoid(job->scale[0] * s->score) - s->result, db = sigmoid(job->scale[1] * s->score) - s->result;
+        ea += da * da;
+        eb += db * db;
+    }
+    job->sum[shard][0] = ea;
+    job->sum[shard][1] = eb;
+}
+
 /* Golden-section search for the scale at which the data's scores best predict its results. */
-static double fit_k_data(const SampleSet *set)
+static double fit_k_data(const SampleSet *set, int threads)
 {
     double lo = 0.0002, hi = 0.05, g = 0.6180339887498949;
-    int step;
+    int step, shard;
+    ScaleJob job;
+    job.set = set;
     for (step = 0; step < 60; step++) {
-        double a = hi - g * (hi - lo), b = lo + g * (hi - lo), ea = 0, eb = 0;
-        long i;
-        for (i = 0; i < set->size; i++) {
-            const Sample *s = &set->samples[i];
-            double da = sigmoid(a * s->score) - s->result, db = sigmoid(b * s->score) - s->result;
-            ea += da * da;
-            eb += db * db;
+        double ea = 0, eb = 0;
+        job.scale[0] = hi - g * (hi - lo);
+        job.scale[1] = lo + g * (hi - lo);
+        run_shards(scale_shard, &job, threads);
+        for (shard = 0; shard < SHARDS; shard++) {
+            ea += job.sum[shard][0];
+            eb += job.sum[shard][1];
         }
         if (ea < eb)
-            hi = b;
+            hi = job.scale[1];
         else
-            lo = a;
+            lo = job.scale[0];
     }
     return (lo + hi) / 2;
 }
@@ -348,32 +487,50 @@ static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hi
     return out;
 }
 
-/* Returns the mean loss over set. */
-static double set_loss(const Trainer *t, const SampleSet *set, const Network *n)
+/* Sums a piece's squared errors over a set (a LossJob). */
+static void loss_shard(void *context, int shard)
 {
-    static Hidden hidden;
-    Inputs in;
+    LossJob *job = context;
+    Scratch *scratch = &job->scratch[shard];
     double sum = 0;
-    long i;
-    for (i = 0; i < set->size; i++) {
-        const Sample *s = &set->samples[i];
+    long i, from, to;
+    shard_range(job->set->size, shard, &from, &to);
+    for (i = from; i < to; i++) {
+        const Sample *s = &job->set->samples[i];
         double p, e;
-        gather(t, s, 0, &in);
-        p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, s->bucket, &hidden));
+        gather(job->t, s, 0, &scratch->in);
+        p = sigmoid(EVAL_K * NNUE_SCALE * forward(job->n, &scratch->in, s->bucket, &scratch->hidden));
         e = p - s->target;
         sum += e * e;
     }
+    job->sum[shard] = sum;
+}
+
+/* Returns the mean loss over set, on t->threads threads with the SHARDS scratches. */
+static double set_loss(const Trainer *t, const SampleSet *set, const Network *n, Scratch *scratch)
+{
+    LossJob job;
+    double sum = 0;
+    int shard;
+    job.t = t;
+    job.set = set;
+    job.n = n;
+    job.scratch = scratch;
+    run_shards(loss_shard, &job, t->threads);
+    for (shard = 0; shard < SHARDS; shard++)
+        sum += job.sum[shard];
     return set->size ? sum / (double)set->size : 0;
 }
 
-/* Adds the gradient of one position to grad, g being d loss / d output. */
-static void backward(const Network *n, Network *grad, const Inputs *in, int bucket, const Hidden *hidden, double g)
+/* Adds the gradient of the position in s (its inputs and hidden layers) to grad, g being
+ * d loss / d output. */
+static void backward(const Network *n, Network *grad, Scratch *s, int bucket, double g)
 {
-    static float delta[NNUE_HIDDEN];
+    float *delta = s->delta;
     int p, i, j;
     grad->output_bias[bucket] += (float)g;
     for (p = 0; p < 2; p++) {
-        const float *h = hidden->value[p], *w = n->output_weight + (bucket * 2 + p) * NNUE_HIDDEN;
+        const float *h = s->hidden.value[p], *w = n->output_weight + (bucket * 2 + p) * NNUE_HIDDEN;
         float *gw = grad->output_weight + (bucket * 2 + p) * NNUE_HIDDEN, gf = (float)g;
         for (j = 0; j < NNUE_HIDDEN; j++) {
             float a = clipped(h[j]);
@@ -381,12 +538,34 @@ static void backward(const Network *n, Network *grad, const Inputs *in, int buck
             delta[j] = h[j] > 0 && h[j] < 1 ? 2 * a * gf * w[j] : 0;
             grad->hidden_bias[j] += delta[j];
         }
-        for (i = 0; i < in->count; i++) {
-            float *restrict row = grad->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
+        for (i = 0; i < s->in.count; i++) {
+            float *restrict row = grad->hidden_weight + (long)s->in.index[p][i] * NNUE_HIDDEN;
             for (j = 0; j < NNUE_HIDDEN; j++)
                 row[j] += delta[j];
         }
     }
+}
+
+/* Sums the gradient and the loss of a piece of a mini-batch into its own buffers (a BatchJob). */
+static void batch_shard(void *context, int shard)
+{
+    BatchJob *job = context;
+    Network *grad = &job->grad[shard];
+    Scratch *scratch = &job->scratch[shard];
+    double loss = 0;
+    long q, from, to;
+    shard_range(job->end - job->begin, shard, &from, &to);
+    memset(grad, 0, sizeof *grad);
+    for (q = job->begin + from; q < job->begin + to; q++) {
+        const Sample *s = &job->t->train.samples[job->order[q]];
+        double p, g;
+        gather(job->t, s, job->mirror[q - job->begin], &scratch->in);
+        p = sigmoid(EVAL_K * NNUE_SCALE * forward(job->n, &scratch->in, s->bucket, &scratch->hidden));
+        g = 2 * (p - s->target) * p * (1 - p) * EVAL_K * NNUE_SCALE;
+        loss += (p - s->target) * (p - s->target);
+        backward(job->n, grad, scratch, s->bucket, g);
+    }
+    job->loss[shard] = loss;
 }
 
 /* One Adam step on count weights from their summed gradients (divided by scale), keeping
@@ -416,47 +595,92 @@ static int factor_of(int input, int kind)
 
 /* Steps the factors by Adam on their gradients (the sums of their inputs' gradients in grad)
  * and moves every input's weights by what its three factors moved, after the network's own
- * step, keeping them within +-WEIGHT_CLIP. */
-static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale)
+ * step, keeping them within +-WEIGHT_CLIP: for the hidden columns from .. to - 1 only. */
+static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale, int from, int to)
 {
-    int input, kind, j;
-    memset(f->gradient, 0, sizeof f->gradient);
+    int input, kind, factor, j;
+    for (factor = 0; factor < FACTORS; factor++)
+        memset(f->gradient + factor * NNUE_HIDDEN + from, 0, sizeof(float) * (size_t)(to - from));
     for (input = 0; input < NNUE_INPUTS; input++)
         for (kind = 0; kind < 3; kind++) {
             float *g = f->gradient + factor_of(input, kind) * NNUE_HIDDEN;
-            const float *from = grad->hidden_weight + input * NNUE_HIDDEN;
-            for (j = 0; j < NNUE_HIDDEN; j++)
-                g[j] += from[j];
+            const float *source = grad->hidden_weight + input * NNUE_HIDDEN;
+            for (j = from; j < to; j++)
+                g[j] += source[j];
         }
-    memcpy(f->before, f->weight, sizeof f->before);
-    adam_step(f->weight, f->gradient, f->moment1, f->moment2, FACTORS * NNUE_HIDDEN, rate, step, scale);
+    for (factor = 0; factor < FACTORS; factor++) {
+        long first = (long)factor * NNUE_HIDDEN + from;
+        memcpy(f->before + first, f->weight + first, sizeof(float) * (size_t)(to - from));
+        adam_step(f->weight + first, f->gradient + first, f->moment1 + first, f->moment2 + first, to - from, rate, step,
+                  scale);
+    }
     for (input = 0; input < NNUE_INPUTS; input++)
         for (kind = 0; kind < 3; kind++) {
-            int factor = factor_of(input, kind) * NNUE_HIDDEN;
+            int first = factor_of(input, kind) * NNUE_HIDDEN;
             float *w = n->hidden_weight + input * NNUE_HIDDEN;
-            for (j = 0; j < NNUE_HIDDEN; j++) {
-                float value = w[j] + f->weight[factor + j] - f->before[factor + j];
+            for (j = from; j < to; j++) {
+                float value = w[j] + f->weight[first + j] - f->before[first + j];
                 w[j] = value > WEIGHT_CLIP ? (float)WEIGHT_CLIP : value < -WEIGHT_CLIP ? (float)-WEIGHT_CLIP : value;
             }
         }
 }
 
+/* Adds a piece's range of parameters of the gradients into grad[0], in piece order, and
+ * steps them by Adam; then, with factors, the factors of a piece's range of hidden columns
+ * (a StepJob). The network is one array of floats: it is stepped as one. */
+static void step_shard(void *context, int shard)
+{
+    StepJob *job = context;
+    float *sum = (float *)job->grad;
+    long i, from, to;
+    int k;
+    shard_range(PARAMETERS, shard, &from, &to);
+    for (k = 1; k < SHARDS; k++) {
+        const float *g = (const float *)(job->grad + k);
+        for (i = from; i < to; i++)
+            sum[i] += g[i];
+    }
+    adam_step((float *)job->n + from, sum + from, job->moment1 + from, job->moment2 + from, to - from, job->rate, job->step,
+              job->scale);
+}
+
+/* The factors' part of a StepJob, once every parameter's gradient is summed and stepped. */
+static void factors_shard(void *context, int shard)
+{
+    StepJob *job = context;
+    long from, to;
+    shard_range(NNUE_HIDDEN, shard, &from, &to);
+    factors_step(job->factors, job->n, job->grad, job->rate, job->step, job->scale, (int)from, (int)to);
+}
+
 /* Mini-batch Adam over the training set; the rate falls geometrically to a twentieth.
  * Prints both losses after every epoch. */
-static void train(Trainer *t, const Options *o, Network *n)
+static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch)
 {
-    static Hidden hidden;
-    Inputs in;
-    Network *grad = calloc(3, sizeof(Network));
+    Network *grad = calloc(SHARDS, sizeof(Network)), *moments = calloc(2, sizeof(Network));
     Factors *factors = calloc(1, sizeof(Factors));
+    uint8_t *mirror = malloc((size_t)o->batch);
     char err[400];
     long *order = malloc(sizeof(long) * (size_t)t->train.size), step = 0, j;
-    int epoch;
+    int epoch, shard;
+    BatchJob batch;
+    StepJob update;
     Random r;
-    if (!grad || !order || !factors) {
+    if (!grad || !moments || !order || !factors || !mirror) {
         fprintf(stderr, "error: out of memory for the gradients\n");
         exit(1);
     }
+    batch.t = t;
+    batch.n = n;
+    batch.grad = grad;
+    batch.scratch = scratch;
+    batch.order = order;
+    batch.mirror = mirror;
+    update.n = n;
+    update.grad = grad;
+    update.moment1 = (float *)moments;
+    update.moment2 = (float *)(moments + 1);
+    update.factors = factors;
     random_seed(&r, o->seed + 1);
     for (j = 0; j < t->train.size; j++)
         order[j] = j;
@@ -468,32 +692,31 @@ static void train(Trainer *t, const Options *o, Network *n)
             order[other] = tmp;
         }
         for (j = 0; j < t->train.size; j += o->batch) {
-            long end = j + o->batch < t->train.size ? j + o->batch : t->train.size, q;
-            memset(grad, 0, sizeof(Network));
-            for (q = j; q < end; q++) {
-                const Sample *s = &t->train.samples[order[q]];
-                double p, g;
-                gather(t, s, o->mirror && (random_next(&r) & 1), &in);
-                p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, s->bucket, &hidden));
-                g = 2 * (p - s->target) * p * (1 - p) * EVAL_K * NNUE_SCALE;
-                loss += (p - s->target) * (p - s->target);
-                backward(n, grad, &in, s->bucket, &hidden, g);
-            }
-            step++;
-            /* the network is one array of floats: step it as one */
-            adam_step((float *)n, (const float *)grad, (float *)(grad + 1), (float *)(grad + 2), PARAMETERS, rate, step,
-                      (double)(end - j));
+            long q;
+            batch.begin = j;
+            batch.end = j + o->batch < t->train.size ? j + o->batch : t->train.size;
+            for (q = batch.begin; q < batch.end; q++)
+                mirror[q - j] = (uint8_t)(o->mirror && (random_next(&r) & 1));
+            run_shards(batch_shard, &batch, t->threads);
+            for (shard = 0; shard < SHARDS; shard++)
+                loss += batch.loss[shard];
+            update.rate = rate;
+            update.scale = (double)(batch.end - batch.begin);
+            update.step = ++step;
+            run_shards(step_shard, &update, t->threads);
             if (o->factorize)
-                factors_step(factors, n, grad, rate, step, (double)(end - j));
+                run_shards(factors_shard, &update, t->threads);
         }
         printf("epoch %3d: training %.6f (during the epoch), validation %.6f (rate %.6f)\n", epoch,
-               loss / (double)t->train.size, set_loss(t, &t->validation, n), rate);
+               loss / (double)t->train.size, set_loss(t, &t->validation, n, scratch), rate);
         if (o->save && !save_floats(n, o->save, err, sizeof err))
             fprintf(stderr, "warning: %s\n", err);
         fflush(stdout);
     }
     free(grad);
+    free(moments);
     free(factors);
+    free(mirror);
     free(order);
 }
 
@@ -532,9 +755,8 @@ static int load_floats(Network *n, const char *path, char *err, size_t err_size)
 /* Prints "check FEN | SCORE" for each FEN of the file at path (a labelled line's FEN part
  * will do): the float network's score, centipawns from white's view, which the engine's
  * int16 network should give back within its rounding. */
-static int print_checks(Trainer *t, const Network *n, const char *path)
+static int print_checks(Trainer *t, const Network *n, const char *path, Scratch *scratch)
 {
-    static Hidden hidden;
     char line[512], err[200];
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -543,7 +765,6 @@ static int print_checks(Trainer *t, const Network *n, const char *path)
     }
     while (fgets(line, sizeof line, f)) {
         Board b;
-        Inputs in;
         Sample *s;
         double score;
         line[strcspn(line, "|\r\n")] = '\0';
@@ -552,8 +773,8 @@ static int print_checks(Trainer *t, const Network *n, const char *path)
         /* borrow the end of the training set for a moment */
         s = &t->train.samples[--t->train.size];
         t->input_count -= s->count;
-        gather(t, s, 0, &in);
-        score = forward(n, &in, s->bucket, &hidden) * NNUE_SCALE;
+        gather(t, s, 0, &scratch->in);
+        score = forward(n, &scratch->in, s->bucket, &scratch->hidden) * NNUE_SCALE;
         printf("check %s | %.1f\n", line, b.side == WHITE ? score : -score);
     }
     fclose(f);
@@ -602,6 +823,7 @@ int main(int argc, char **argv)
 {
     static Trainer t;
     static Network n;
+    static Scratch scratch[SHARDS];
     Options o;
     LabelledCount count;
     Random r;
@@ -611,6 +833,7 @@ int main(int argc, char **argv)
     size_t used = 0;
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
+    t.threads = o.threads;
     for (d = 0; d < o.data_count; d++) {
         if (!labelled_read(o.data[d], add_position, &t, o.limit, &count, err, sizeof err)) {
             fprintf(stderr, "error: %s\n", t.failure ? t.failure : err);
@@ -622,7 +845,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: too few positions to train and validate (%ld and %ld)\n", t.train.size, t.validation.size);
         return 1;
     }
-    k_data = o.k_data > 0 ? o.k_data : fit_k_data(&t.train);
+    k_data = o.k_data > 0 ? o.k_data : fit_k_data(&t.train, t.threads);
     set_targets(&t.train, k_data, o.lambda);
     set_targets(&t.validation, k_data, o.lambda);
     random_seed(&r, o.seed);
@@ -631,14 +854,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: %s\n", err);
         return 1;
     }
-    before[0] = set_loss(&t, &t.train, &n);
-    before[1] = set_loss(&t, &t.validation, &n);
+    before[0] = set_loss(&t, &t.train, &n, scratch);
+    before[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("%ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d hidden per side\n",
            t.train.size, t.validation.size, k_data, EVAL_K, o.lambda, NNUE_HIDDEN);
     printf("before: training %.6f, validation %.6f\n", before[0], before[1]);
-    train(&t, &o, &n);
-    after[0] = set_loss(&t, &t.train, &n);
-    after[1] = set_loss(&t, &t.validation, &n);
+    train(&t, &o, &n, scratch);
+    after[0] = set_loss(&t, &t.train, &n, scratch);
+    after[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("after:  training %.6f, validation %.6f\n", after[0], after[1]);
     used += (size_t)snprintf(summary + used, sizeof summary - used, " * Command: train");
     for (i = 1; i < argc && used < sizeof summary - 200; i++)
@@ -653,7 +876,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("wrote %s\n", o.out);
-    if (o.check && !print_checks(&t, &n, o.check))
+    if (o.check && !print_checks(&t, &n, o.check, scratch))
         return 1;
     return 0;
 }
