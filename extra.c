@@ -15,10 +15,15 @@
 #define S(mg, eg) ((int)((unsigned)(eg) * 0x10000u + (unsigned)(mg)))
 
 #include "tables/hce.h"
+#define NNUE_TABLE_WEIGHTS
 #include "tables/nnue.h"
 
-/* The network's table and extra.h must agree: a compile error here means they do not. */
-typedef char network_matches_layout[NNUE_TABLE_HIDDEN == NNUE_HIDDEN && NNUE_TABLE_BUCKETS == NNUE_BUCKETS ? 1 : -1];
+/* The network's table and extra.h must agree, and a half of the output layer must sum in 32
+ * bits (extra.h): a compile error here means they do not. */
+typedef char network_matches_layout[NNUE_TABLE_BUCKETS == NNUE_BUCKETS && NNUE_HIDDEN % 16 == 0
+                                    && NNUE_HIDDEN <= NNUE_HIDDEN_MAX ? 1 : -1];
+typedef char output_half_fits[(long long)NNUE_HIDDEN_MAX * ((NNUE_QA * NNUE_QA) >> NNUE_SQUARE_SHIFT) * 2 * NNUE_QB
+                              < (1LL << 31) ? 1 : -1];
 
 /* Where each group of weights starts in HCE_WEIGHTS (the order of tables/hce.h). */
 enum {
@@ -769,7 +774,7 @@ void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelt
 }
 
 /* Returns the sum of the squared clipped hidden values of one half times its output
- * weights: at most 256 * 1016 * 2028 (the trainer keeps |weights| below 2 * NNUE_QB).
+ * weights: less than NNUE_HIDDEN * 1016 * 2048 (the trainer keeps |weights| below 2 * NNUE_QB).
  * A squared value, (v^2 + 2^7) >> 8, is taken as the rounded high half of (16v)^2: the same
  * number, from 16-bit multiplies. Two passes, so that gcc and clang vectorize each with
  * what the baseline x86-64 and WebAssembly SIMD have (16-bit multiplies, then a

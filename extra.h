@@ -6,6 +6,8 @@
 #define EXTRA_H
 
 #include "movement.h"
+/* the network's shape (its hidden size), as tools/train.c wrote it with its weights */
+#include "tables/nnue.h"
 
 /* The evaluation's terms, each kept as a white-minus-black middlegame/endgame pair. */
 enum {
@@ -34,15 +36,18 @@ enum { KING_DANGER_MG_DIVISOR = 720, KING_DANGER_EG_DIVISOR = 20 };
 
 /* The network (NNUE): 768 inputs, one per piece type, colour and square, seen from each
  * side in turn (its own pieces first, the board flipped for black); a hidden layer of
- * NNUE_HIDDEN per side, clipped to [0, 1] and squared (SCReLU); one output, read from one
+ * NNUE_HIDDEN per side (the table's, tables/nnue.h), clipped to [0, 1] and squared (SCReLU);
+ * one output, read from one
  * of NNUE_BUCKETS sets of output weights chosen by the number of pieces on the board, the
  * side to move's half first; the output times NNUE_SCALE is the score in centipawns.
  * tools/train.c fits it in floats, tables/nnue.h holds it as int16: the hidden weights and
  * biases times NNUE_QA (so a clipped hidden value runs from 0 to NNUE_QA), the output
  * weights and biases times NNUE_QB. A squared hidden value is kept to NNUE_QA^2 >>
- * NNUE_SQUARE_SHIFT (1016 steps), so that a half of the output layer sums in 32 bits. */
+ * NNUE_SQUARE_SHIFT (1016 steps), so that a half of the output layer sums in 32 bits with
+ * up to NNUE_HIDDEN_MAX hidden: the trainer keeps every weight below 2 * NNUE_QB, and
+ * 1024 * 1016 * 2048 = 2,130,706,432 < 2^31. */
 enum {
-    NNUE_INPUTS = 768, NNUE_HIDDEN = 256, NNUE_BUCKETS = 8,
+    NNUE_INPUTS = 768, NNUE_HIDDEN = NNUE_TABLE_HIDDEN, NNUE_HIDDEN_MAX = 1024, NNUE_BUCKETS = 8,
     NNUE_QA = 510, NNUE_QB = 1024, NNUE_SQUARE_SHIFT = 8, NNUE_SCALE = 400
 };
 
