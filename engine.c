@@ -1816,10 +1816,11 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     int cs_ready = 0; /* cs is found at the first pruning that needs it */
     Move excluded = s->excluded[ply];
 
-    /* Step 1. Leaves go to the quiescence search. */
+    /* Step 1. Leaves go to the quiescence search, which makes no line: this node's is empty
+     * until a move raises alpha (else its parent copies what an earlier search left here). */
+    s->pv_len[ply] = ply;
     if (depth <= 0)
         return qsearch(s, alpha, beta, ply, 1);
-    s->pv_len[ply] = ply;
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (time_is_up(s))
