@@ -105,18 +105,19 @@ tools/tune: tools/tune.c $(TOOLS_COMMON) movement.c extra.c $(HEADERS)
 	$(CC) $(WARNINGS) -O2 tools/tune.c tools/common.c movement.c extra.c -lm -o $@
 
 # Fits every weight of extra.c to TUNE_DATA (plain or .xz) and rewrites tables/hce.h.
-TUNE_DATA ?= ../shared/data/labelled/sf15-n2000.txt.xz
+LABELLED = ../shared/data/labelled
+TUNE_DATA ?= $(LABELLED)/sf15-n2000.txt.xz
 TUNE_ARGS ?= --epochs 150 --lambda 0.5 --seed 1
 tune: tools/tune
 	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
 
 tools/train: tools/train.c $(TOOLS_COMMON) movement.c movement.h extra.h
-	$(CC) $(WARNINGS) -O3 -march=native -ffast-math tools/train.c tools/common.c movement.c -lm -o $@
+	$(CC) $(WARNINGS) -O3 -march=native -ffast-math -pthread tools/train.c tools/common.c movement.c -lm -o $@
 
 # Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h;
 # docs/weights.md lists the files and the command behind the network we ship.
-TRAIN_DATA ?= ../shared/data/labelled/sf15-n2000.txt.xz
-TRAIN_ARGS ?= --epochs 12 --batch 4096 --rate 0.002 --lambda 0 --mirror 1 --factorize 1 --seed 1
+TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz
+TRAIN_ARGS ?= --epochs 12 --batch 4096 --rate 0.002 --lambda 0 --mirror 1 --factorize 1 --seed 1 --hidden 512
 train: tools/train
 	for f in $(TRAIN_DATA); do case $$f in *.xz) xz -dc $$f;; *) cat $$f;; esac || exit 1; done \
 	  | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h

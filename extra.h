@@ -6,6 +6,8 @@
 #define EXTRA_H
 
 #include "movement.h"
+/* the network's shape (its hidden size), as tools/train.c wrote it with its weights */
+#include "tables/nnue.h"
 
 /* The evaluation's terms, each kept as a white-minus-black middlegame/endgame pair. */
 enum {
@@ -34,15 +36,17 @@ enum { KING_DANGER_MG_DIVISOR = 720, KING_DANGER_EG_DIVISOR = 20 };
 
 /* The network (NNUE): 768 inputs, one per piece type, colour and square, seen from each
  * side in turn (its own pieces first, the board flipped for black); a hidden layer of
- * NNUE_HIDDEN per side, clipped to [0, 1] and squared (SCReLU); one output, read from one
- * of NNUE_BUCKETS sets of output weights chosen by the number of pieces on the board, the
- * side to move's half first; the output times NNUE_SCALE is the score in centipawns.
- * tools/train.c fits it in floats, tables/nnue.h holds it as int16: the hidden weights and
- * biases times NNUE_QA (so a clipped hidden value runs from 0 to NNUE_QA), the output
- * weights and biases times NNUE_QB. A squared hidden value is kept to NNUE_QA^2 >>
- * NNUE_SQUARE_SHIFT (1016 steps), so that a half of the output layer sums in 32 bits. */
+ * NNUE_HIDDEN per side (the table's, tables/nnue.h), clipped to [0, 1] and squared (SCReLU);
+ * one output, read from one of NNUE_BUCKETS sets of output weights chosen by the number of
+ * pieces on the board, the side to move's half first; the output times NNUE_SCALE is the
+ * score in centipawns. tools/train.c fits it in floats, tables/nnue.h holds it as int16 (the
+ * hidden weights packed, unpacked by eval_init): the hidden weights and biases times NNUE_QA
+ * (so a clipped hidden value runs from 0 to NNUE_QA), the output weights and biases times
+ * NNUE_QB. A squared hidden value is kept to NNUE_QA^2 >> NNUE_SQUARE_SHIFT (1016 steps), so
+ * that a half of the output layer sums in 32 bits with up to NNUE_HIDDEN_MAX hidden: the
+ * trainer keeps every weight below 2 * NNUE_QB, and 1024 * 1016 * 2048 = 2,130,706,432 < 2^31. */
 enum {
-    NNUE_INPUTS = 768, NNUE_HIDDEN = 256, NNUE_BUCKETS = 8,
+    NNUE_INPUTS = 768, NNUE_HIDDEN = NNUE_TABLE_HIDDEN, NNUE_HIDDEN_MAX = 1024, NNUE_BUCKETS = 8,
     NNUE_QA = 510, NNUE_QB = 1024, NNUE_SQUARE_SHIFT = 8, NNUE_SCALE = 400
 };
 
@@ -74,7 +78,7 @@ typedef struct {
     uint8_t remove_piece[2], remove_square[2];
 } NetworkDelta;
 
-/* Computes acc from the pieces of b. */
+/* Computes acc from the pieces of b (the first refresh calls eval_init). */
 void nnue_refresh(Accumulator *acc, const Board *b);
 /* Fills d with what the legal move m (or MOVE_NONE) changes in b, before it is made. */
 void nnue_delta(const Board *b, Move m, NetworkDelta *d);
@@ -130,7 +134,7 @@ typedef struct {
     int linear;         /* 0 when special knowledge decides the score (mating, dead draws) */
 } EvalFeatures;
 
-/* Fills the evaluation's tables and the rules' (movement_init): called once, before any other
+/* Fills the evaluation's tables (the network's unpacked) and the rules' (movement_init): called once, before any other
  * function of this file and before any thread starts (again, it does nothing). */
 void eval_init(void);
 

@@ -49,15 +49,20 @@ check '[ -n "$before" ] && [ -n "$after" ] && [ "$(echo "$after < $before - 0.01
   "train: the training loss falls ($before -> $after)"
 run_train "$tmp/n2" --epochs 4 --batch 256 --seed 5 >/dev/null 2>&1; same=$?
 check '[ $same -eq 0 ] && cmp -s "$tmp/n1/nnue.h" "$tmp/n2/nnue.h"' "train: the same seed gives the same network (status $same)"
+run_train "$tmp/n7" --epochs 4 --batch 256 --seed 5 --threads 1 >/dev/null 2>&1; one=$?
+# weights: a table without its first comment (which repeats the command)
+weights() { sed '1,/^ \*\//d' "$1"; }
+check '[ $one -eq 0 ] && cmp -s <(weights "$tmp/n1/nnue.h") <(weights "$tmp/n7/nnue.h")' "train: one thread gives the network of two (status $one)"
 run_train "$tmp/n3" --epochs 4 --batch 256 --seed 6 >/dev/null 2>&1; other=$?
 check '[ $other -eq 0 ] && [ -s "$tmp/n3/nnue.h" ] && ! cmp -s "$tmp/n1/nnue.h" "$tmp/n3/nnue.h"' \
   "train: another seed gives another network (status $other)"
 cp "$tmp/n1/nnue.h" "$tmp/tree/tables/nnue.h"
 check '(cd "$tmp/tree" && $plain_build 2>"$tmp/cc.log" && timeout -k 1 $HANG_SECONDS ./engine bench 2 >/dev/null 2>&1)' \
   "train: the network it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
-# the engine's int16 network gives back the trainer's float scores within its rounding (3 cp)
+# the engine's int16 network gives back the trainer's float scores within its rounding (3 cp),
+# with a hidden size other than the default's (the engine takes the table's)
 head -40 "$DATA" >"$tmp/fens.txt"
-run_train "$tmp/n4" --epochs 3 --batch 128 --rate 0.01 --seed 7 --check "$tmp/fens.txt" --save "$tmp/n4/net" >"$tmp/n4.log" 2>&1
+run_train "$tmp/n4" --epochs 3 --batch 128 --rate 0.01 --seed 7 --hidden 128 --check "$tmp/fens.txt" --save "$tmp/n4/net" >"$tmp/n4.log" 2>&1
 cp "$tmp/n4/nnue.h" "$tmp/tree/tables/nnue.h"
 (cd "$tmp/tree" && $plain_build 2>/dev/null)
 worst=$(grep '^check ' "$tmp/n4.log" | while IFS='|' read -r fen score; do
@@ -67,13 +72,16 @@ worst=$(grep '^check ' "$tmp/n4.log" | while IFS='|' read -r fen score; do
   echo "$raw $score" | awk '{ d = $1 - $2; print (d < 0 ? -d : d) }'
 done | sort -g | tail -1)
 check '[ "$(grep -c "^check " "$tmp/n4.log")" = 40 ] && [ -n "$worst" ] && [ "$(echo "$worst <= 3" | bc)" = 1 ]' \
-  "train: the engine's network scores the trainer's checks within 3 cp (worst $worst)"
+  "train: the engine's network (128 hidden) scores the trainer's checks within 3 cp (worst $worst)"
 check '[ -s "$tmp/n4/net" ] && [ ! -e "$tmp/n4/net.tmp" ]' "train --save writes the float network whole"
-run_train "$tmp/n5" --epochs 0 --load "$tmp/n4/net" --check "$tmp/fens.txt" >"$tmp/n5.log" 2>&1
+run_train "$tmp/n5" --epochs 0 --hidden 128 --load "$tmp/n4/net" --check "$tmp/fens.txt" >"$tmp/n5.log" 2>&1
 check 'diff <(grep "^check " "$tmp/n4.log") <(grep "^check " "$tmp/n5.log") >/dev/null' \
   "train --load starts from the saved network (same scores)"
 run_train "$tmp/n6" --epochs 0 --load "$tmp/n4.log" >"$tmp/n6.log" 2>&1; status=$?
 check '[ $status -ne 0 ] && grep -q "not a network" "$tmp/n6.log"' "train --load refuses a file that is not a network: $(tail -1 "$tmp/n6.log")"
+run_train "$tmp/n8" --epochs 0 --load "$tmp/n4/net" >"$tmp/n8.log" 2>&1; status=$?
+check '[ $status -ne 0 ] && grep -q "not a network of this layout" "$tmp/n8.log"' \
+  "train --load refuses a network of another hidden size: $(tail -1 "$tmp/n8.log")"
 timeout -k 1 $HANG_SECONDS ./tools/train --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
 check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ]' \
   "train: a missing file is an error and writes nothing: $(cat "$tmp/m.err")"

@@ -1,7 +1,7 @@
 /* tools/train.c: trains the evaluation network of extra.h (768 inputs per side, a hidden
- * layer of NNUE_HIDDEN per side clipped and squared, one output from one of NNUE_BUCKETS
- * sets of weights chosen by the material) on labelled positions, and writes it, quantized
- * to int16, as tables/nnue.h.
+ * layer of --hidden per side clipped and squared, one output from one of NNUE_BUCKETS sets
+ * of weights chosen by the material) on labelled positions, and writes it, quantized to
+ * int16, as tables/nnue.h (whose hidden size extra.h then takes).
  *
  * The network and its training follow the efficiently updatable networks of Yu Nasu (2018)
  * in the simple "768 -> N x 2 -> 1" form of the bullet trainer and the engines trained with
@@ -11,22 +11,29 @@
  *     target = lambda * RESULT + (1 - lambda) * sigmoid(K_data * SCORE)
  * K_data is the scale at which the data's scores best predict its results (as in
  * tools/tune.c); K is that of the hand-written evaluation, so that a centipawn means the
- * same to the search with either. Mini-batch Adam (Kingma and Ba 2014), one thread, in an
- * order the seed shuffles each epoch: the same seed and data give the same network. */
+ * same to the search with either. Mini-batch Adam (Kingma and Ba 2014) in an order the seed
+ * shuffles each epoch, on --threads threads (POSIX): each mini-batch is cut into SHARDS fixed
+ * pieces, each summing its gradient into its own buffer, and the buffers are added in piece
+ * order, so the same seed and data give the same network bit for bit, with any number of
+ * threads and whatever their timing. */
 #include "../extra.h"
 #include "common.h"
 
+#include <assert.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_USAGE = 2, MAX_INPUTS = 32 };
+/* SHARDS: the fixed pieces of every parallel job (at most this many threads). */
+enum { EXIT_USAGE = 2, MAX_INPUTS = 32, SHARDS = 8 };
 
 /* The hand-written evaluation's fitted scale (tools/tune.c on the Stockfish data). */
 #define EVAL_K 0.00616
 /* Weights stay within +-WEIGHT_CLIP so that their int16 forms cannot overflow the
- * accumulator (32 inputs and the bias: 33 * 1.9 * NNUE_QA < 32767) nor an output half
- * (256 * 1016 * 1.9 * NNUE_QB < 2^31). */
+ * accumulator (32 inputs and the bias: 33 * 1.9 * NNUE_QA = 31977 < 32767) nor an output
+ * half, whatever the hidden size up to NNUE_HIDDEN_MAX (extra.h: 1024 * 1016 * 2 * NNUE_QB
+ * < 2^31, and 1.9 < 2). */
 #define WEIGHT_CLIP 1.9
 
 /* One position: its inputs from white's view (black's view follows by flipping). */
@@ -53,19 +60,19 @@ typedef struct {
 
 /* The hidden layers before clipping, in the same order. */
 typedef struct {
-    float value[2][NNUE_HIDDEN];
+    float value[2][NNUE_HIDDEN_MAX];
 } Hidden;
 
-/* The network in floats: hidden weights [input][hidden], then for each output bucket the
- * output weights of the side to move's half and the other's, and its bias. */
+/* The network in floats, `hidden` per side, as one array of `count` floats (values): hidden
+ * weights [input][hidden], hidden biases, then for each output bucket the output weights of
+ * the side to move's half and the other's, then the output biases. Its gradients and Adam's
+ * moments have the same form. */
 typedef struct {
-    float hidden_weight[NNUE_INPUTS * NNUE_HIDDEN];
-    float hidden_bias[NNUE_HIDDEN];
-    float output_weight[NNUE_BUCKETS * 2 * NNUE_HIDDEN];
-    float output_bias[NNUE_BUCKETS];
+    int hidden;
+    long count;
+    float *values;
+    float *hidden_weight, *hidden_bias, *output_weight, *output_bias;
 } Network;
-
-enum { PARAMETERS = NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + NNUE_BUCKETS * (2 * NNUE_HIDDEN + 1) };
 
 /* Shared components of the hidden weights, learned alongside them (a factorizer): each
  * input's row of weights moves with its own gradient and with those of the groups it
@@ -74,10 +81,8 @@ enum { PARAMETERS = NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + NNUE_BUCKETS * (2 
  * its piece's inputs teach, and the network's form is unchanged. */
 enum { PIECE_GROUPS = 12, FACTORS = PIECE_GROUPS * (1 + 8 + 8) };
 typedef struct {
-    float weight[FACTORS * NNUE_HIDDEN];
-    float gradient[FACTORS * NNUE_HIDDEN];
-    float moment1[FACTORS * NNUE_HIDDEN], moment2[FACTORS * NNUE_HIDDEN];
-    float before[FACTORS * NNUE_HIDDEN];
+    int hidden;
+    float *weight, *gradient, *moment1, *moment2, *before;     /* FACTORS * hidden each */
 } Factors;
 
 typedef struct {
@@ -85,7 +90,64 @@ typedef struct {
     uint16_t *inputs;
     long input_count, input_capacity;
     const char *failure;
+    int threads;
 } Trainer;
+
+/* What one piece of a job needs of its own: the layers of the position at hand. */
+typedef struct {
+    Inputs in;
+    Hidden hidden;
+    float delta[NNUE_HIDDEN_MAX];
+} Scratch;
+
+/* A job cut into SHARDS pieces: run(context, shard) does piece `shard`, and no piece
+ * writes what another reads. */
+typedef void (*ShardRun)(void *context, int shard);
+typedef struct {
+    ShardRun run;
+    void *context;
+    int first, step;        /* this thread's pieces: first, first + step, ... */
+} Worker;
+
+/* The gradients of a mini-batch: positions order[begin .. end - 1] of the training set,
+ * mirrored where mirror[q - begin]; each piece into its own gradient and loss. */
+typedef struct {
+    const Trainer *t;
+    const Network *n;
+    Network *grad;          /* SHARDS of them */
+    Scratch *scratch;       /* SHARDS of them */
+    const long *order;
+    const uint8_t *mirror;
+    long begin, end;
+    double loss[SHARDS];
+} BatchJob;
+
+/* The step after a mini-batch: the gradients added into grad[0], then Adam on the network
+ * (each piece a range of parameters) and, with factors, on the factors (each piece a range
+ * of hidden columns). */
+typedef struct {
+    Network *n, *grad;
+    Network moment1, moment2;
+    Factors *factors;
+    double rate, scale;
+    long step;
+} StepJob;
+
+/* The loss of a set: each piece sums its share of the positions. */
+typedef struct {
+    const Trainer *t;
+    const SampleSet *set;
+    const Network *n;
+    Scratch *scratch;
+    double sum[SHARDS];
+} LossJob;
+
+/* The error of the data's scores at two scales, for fit_k_data. */
+typedef struct {
+    const SampleSet *set;
+    double scale[2];
+    double sum[SHARDS][2];
+} ScaleJob;
 
 typedef struct {
     const char *data[16];
@@ -103,28 +165,46 @@ typedef struct {
     const char *save;       /* the float network, written after every epoch, or NULL */
     const char *load;       /* a float network to start from instead of random weights, or NULL */
     const char *check;      /* FENs whose float scores are printed at the end, or NULL */
+    int threads;
+    int hidden;             /* per side */
 } Options;
 
 /* prototypes */
 static void usage(FILE *out);
 static int parse_options(int argc, char **argv, Options *o);
 static int add_position(void *context, const Board *b, int score, double result, int held_out);
-static double fit_k_data(const SampleSet *set);
+static void *worker_main(void *arg);
+static void run_shards(ShardRun run, void *context, int threads);
+static void shard_range(long size, int shard, long *from, long *to);
+static void scale_shard(void *context, int shard);
+static double fit_k_data(const SampleSet *set, int threads);
 static void set_targets(SampleSet *set, double k_data, double lambda);
+static long network_count(int hidden);
+static void network_place(Network *n, float *values, int hidden);
+static int network_alloc(Network *n, int hidden, int copies);
 static void network_init(Network *n, Random *r);
 static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in);
 static float clipped(float h);
 static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hidden);
-static double set_loss(const Trainer *t, const SampleSet *set, const Network *n);
-static void backward(const Network *n, Network *grad, const Inputs *in, int bucket, const Hidden *hidden, double g);
+static void loss_shard(void *context, int shard);
+static double set_loss(const Trainer *t, const SampleSet *set, const Network *n, Scratch *scratch);
+static void backward(const Network *n, Network *grad, Scratch *s, int bucket, double g);
+static void batch_shard(void *context, int shard);
 static void adam_step(float *w, const float *g, float *m1, float *m2, long count, double rate, long step, double scale);
 static int factor_of(int input, int kind);
-static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale);
-static void train(Trainer *t, const Options *o, Network *n);
+static int factors_alloc(Factors *f, int hidden);
+static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale, int from, int to);
+static void step_shard(void *context, int shard);
+static void factors_shard(void *context, int shard);
+static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch);
+static void float_tag(int hidden, char *tag, size_t size);
 static int save_floats(const Network *n, const char *path, char *err, size_t err_size);
 static int load_floats(Network *n, const char *path, char *err, size_t err_size);
-static int print_checks(Trainer *t, const Network *n, const char *path);
+static int print_checks(Trainer *t, const Network *n, const char *path, Scratch *s);
 static int quantize(double value, double factor);
+static void write_values(FILE *f, const float *values, long count, double factor);
+static void write_bytes(FILE *f, const uint8_t *bytes, long count);
+static void write_hidden_packed(FILE *f, const Network *n);
 static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size);
 
 static void usage(FILE *out)
@@ -132,7 +212,8 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
         "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--mirror 0|1]\n"
-        "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS]\n"
+        "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS] [--threads 2]\n"
+        "             [--hidden 256]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input) and writes it as a C table. Every tenth game (a run of\n"
         "lines with one result and rising move numbers) is held out for validation. The target\n"
@@ -142,7 +223,10 @@ static void usage(FILE *out)
         "rank and its file, which rarely seen inputs inherit. --k-data sets the scale of the data's\n"
         "scores (sigmoid(K * SCORE) is a win probability) instead of fitting it to the results.\n"
         "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
-        "from such a file, --check prints the float network's score of each FEN of a file at the end.\n");
+        "from such a file, --check prints the float network's score of each FEN of a file at the end.\n"
+        "--threads (1 to %d) shares each mini-batch among threads; the network is the same with any number.\n"
+        "--hidden sets the hidden layer's size per side (a multiple of 16, at most %d).\n",
+        SHARDS, NNUE_HIDDEN_MAX);
 }
 
 static int parse_options(int argc, char **argv, Options *o)
@@ -156,6 +240,8 @@ static int parse_options(int argc, char **argv, Options *o)
     o->lambda = 0.3;
     o->seed = 1;
     o->factorize = 1;
+    o->threads = 2;
+    o->hidden = 256;
     for (i = 1; i < argc; i++) {
         const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -196,6 +282,10 @@ static int parse_options(int argc, char **argv, Options *o)
             o->load = value;
         else if (strcmp(key, "--check") == 0)
             o->check = value;
+        else if (strcmp(key, "--threads") == 0)
+            o->threads = (int)strtol(value, &end, 10);
+        else if (strcmp(key, "--hidden") == 0)
+            o->hidden = (int)strtol(value, &end, 10);
         else {
             fprintf(stderr, "error: unknown option '%s' (see --help)\n", key);
             return 0;
@@ -205,8 +295,10 @@ static int parse_options(int argc, char **argv, Options *o)
             return 0;
         }
     }
-    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0 || o->k_data < 0) {
-        fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1]\n");
+    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0 || o->k_data < 0
+        || o->threads < 1 || o->threads > SHARDS || o->hidden < 16 || o->hidden > NNUE_HIDDEN_MAX || o->hidden % 16) {
+        fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1], threads 1 to %d,"
+                " hidden a multiple of 16 up to %d\n", SHARDS, NNUE_HIDDEN_MAX);
         return 0;
     }
     return 1;
@@ -254,24 +346,85 @@ static int add_position(void *context, const Board *b, int score, double result,
     return 0;
 }
 
+/* Does a thread's pieces of a job (a Worker). */
+static void *worker_main(void *arg)
+{
+    const Worker *w = arg;
+    int shard;
+    for (shard = w->first; shard < SHARDS; shard += w->step)
+        w->run(w->context, shard);
+    return NULL;
+}
+
+/* Runs every piece of a job on `threads` threads, this one among them (thread i does pieces
+ * i, i + threads, ...), and returns when all are done. A thread that cannot be started has
+ * its pieces done here. */
+static void run_shards(ShardRun run, void *context, int threads)
+{
+    pthread_t id[SHARDS];
+    Worker w[SHARDS];
+    int i, started[SHARDS];
+    for (i = 0; i < SHARDS; i++) {
+        w[i].run = run;
+        w[i].context = context;
+        w[i].first = i;
+        w[i].step = threads;
+    }
+    for (i = 1; i < threads; i++)
+        started[i] = pthread_create(&id[i], NULL, worker_main, &w[i]) == 0;
+    worker_main(&w[0]);
+    for (i = 1; i < threads; i++) {
+        if (started[i])
+            pthread_join(id[i], NULL);
+        else
+            worker_main(&w[i]);
+    }
+}
+
+/* Sets [from, to) to piece `shard` of 0 .. size - 1. */
+static void shard_range(long size, int shard, long *from, long *to)
+{
+    *from = size * shard / SHARDS;
+    *to = size * (shard + 1) / SHARDS;
+}
+
+/* Sums a piece's squared errors of the results predicted at both scales (a ScaleJob). */
+static void scale_shard(void *context, int shard)
+{
+    ScaleJob *job = context;
+    long i, from, to;
+    double ea = 0, eb = 0;
+    shard_range(job->set->size, shard, &from, &to);
+    for (i = from; i < to; i++) {
+        const Sample *s = &job->set->samples[i];
+        double da = sigmoid(job->scale[0] * s->score) - s->result, db = sigmoid(job->scale[1] * s->score) - s->result;
+        ea += da * da;
+        eb += db * db;
+    }
+    job->sum[shard][0] = ea;
+    job->sum[shard][1] = eb;
+}
+
 /* Golden-section search for the scale at which the data's scores best predict its results. */
-static double fit_k_data(const SampleSet *set)
+static double fit_k_data(const SampleSet *set, int threads)
 {
     double lo = 0.0002, hi = 0.05, g = 0.6180339887498949;
-    int step;
+    int step, shard;
+    ScaleJob job;
+    job.set = set;
     for (step = 0; step < 60; step++) {
-        double a = hi - g * (hi - lo), b = lo + g * (hi - lo), ea = 0, eb = 0;
-        long i;
-        for (i = 0; i < set->size; i++) {
-            const Sample *s = &set->samples[i];
-            double da = sigmoid(a * s->score) - s->result, db = sigmoid(b * s->score) - s->result;
-            ea += da * da;
-            eb += db * db;
+        double ea = 0, eb = 0;
+        job.scale[0] = hi - g * (hi - lo);
+        job.scale[1] = lo + g * (hi - lo);
+        run_shards(scale_shard, &job, threads);
+        for (shard = 0; shard < SHARDS; shard++) {
+            ea += job.sum[shard][0];
+            eb += job.sum[shard][1];
         }
         if (ea < eb)
-            hi = b;
+            hi = job.scale[1];
         else
-            lo = a;
+            lo = job.scale[0];
     }
     return (lo + hi) / 2;
 }
@@ -287,16 +440,46 @@ static void set_targets(SampleSet *set, double k_data, double lambda)
     }
 }
 
+/* Returns the number of parameters of a network of `hidden` per side. */
+static long network_count(int hidden)
+{
+    return (long)NNUE_INPUTS * hidden + hidden + NNUE_BUCKETS * (2L * hidden + 1);
+}
+
+/* Makes n the network of `hidden` per side whose parameters are values. */
+static void network_place(Network *n, float *values, int hidden)
+{
+    n->hidden = hidden;
+    n->count = network_count(hidden);
+    n->values = values;
+    n->hidden_weight = values;
+    n->hidden_bias = n->hidden_weight + (long)NNUE_INPUTS * hidden;
+    n->output_weight = n->hidden_bias + hidden;
+    n->output_bias = n->output_weight + NNUE_BUCKETS * 2L * hidden;
+}
+
+/* Makes n[0 .. copies - 1] networks of `hidden` per side, all zero, in one allocation (the
+ * first's values); returns 0 when out of memory. */
+static int network_alloc(Network *n, int hidden, int copies)
+{
+    long count = network_count(hidden);
+    float *values = calloc((size_t)(count * copies), sizeof(float));
+    int i;
+    for (i = 0; values && i < copies; i++)
+        network_place(&n[i], values + count * i, hidden);
+    return values != NULL;
+}
+
 /* Small random hidden weights (about 30 inputs are on at once), zero biases. */
 static void network_init(Network *n, Random *r)
 {
     long i;
-    for (i = 0; i < NNUE_INPUTS * NNUE_HIDDEN; i++)
+    for (i = 0; i < (long)NNUE_INPUTS * n->hidden; i++)
         n->hidden_weight[i] = (float)(0.1 * random_normal(r));
-    for (i = 0; i < NNUE_HIDDEN; i++)
+    for (i = 0; i < n->hidden; i++)
         n->hidden_bias[i] = 0;
-    for (i = 0; i < NNUE_BUCKETS * 2 * NNUE_HIDDEN; i++)
-        n->output_weight[i] = (float)(random_normal(r) / sqrt(2.0 * NNUE_HIDDEN));
+    for (i = 0; i < NNUE_BUCKETS * 2L * n->hidden; i++)
+        n->output_weight[i] = (float)(random_normal(r) / sqrt(2.0 * n->hidden));
     for (i = 0; i < NNUE_BUCKETS; i++)
         n->output_bias[i] = 0;
 }
@@ -328,18 +511,18 @@ static float clipped(float h)
 static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hidden)
 {
     double out = n->output_bias[bucket];
-    int p, i, j;
+    int p, i, j, size = n->hidden;
     for (p = 0; p < 2; p++) {
         float *restrict h = hidden->value[p];
-        const float *w = n->output_weight + (bucket * 2 + p) * NNUE_HIDDEN;
+        const float *w = n->output_weight + (bucket * 2 + p) * size;
         float sum = 0;
-        memcpy(h, n->hidden_bias, sizeof(float) * NNUE_HIDDEN);
+        memcpy(h, n->hidden_bias, sizeof(float) * (size_t)size);
         for (i = 0; i < in->count; i++) {
-            const float *restrict row = n->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
-            for (j = 0; j < NNUE_HIDDEN; j++)
+            const float *restrict row = n->hidden_weight + (long)in->index[p][i] * size;
+            for (j = 0; j < size; j++)
                 h[j] += row[j];
         }
-        for (j = 0; j < NNUE_HIDDEN; j++) {
+        for (j = 0; j < size; j++) {
             float a = clipped(h[j]);
             sum += a * a * w[j];
         }
@@ -348,45 +531,85 @@ static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hi
     return out;
 }
 
-/* Returns the mean loss over set. */
-static double set_loss(const Trainer *t, const SampleSet *set, const Network *n)
+/* Sums a piece's squared errors over a set (a LossJob). */
+static void loss_shard(void *context, int shard)
 {
-    static Hidden hidden;
-    Inputs in;
+    LossJob *job = context;
+    Scratch *scratch = &job->scratch[shard];
     double sum = 0;
-    long i;
-    for (i = 0; i < set->size; i++) {
-        const Sample *s = &set->samples[i];
+    long i, from, to;
+    shard_range(job->set->size, shard, &from, &to);
+    for (i = from; i < to; i++) {
+        const Sample *s = &job->set->samples[i];
         double p, e;
-        gather(t, s, 0, &in);
-        p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, s->bucket, &hidden));
+        gather(job->t, s, 0, &scratch->in);
+        p = sigmoid(EVAL_K * NNUE_SCALE * forward(job->n, &scratch->in, s->bucket, &scratch->hidden));
         e = p - s->target;
         sum += e * e;
     }
+    job->sum[shard] = sum;
+}
+
+/* Returns the mean loss over set, on t->threads threads with the SHARDS scratches. */
+static double set_loss(const Trainer *t, const SampleSet *set, const Network *n, Scratch *scratch)
+{
+    LossJob job;
+    double sum = 0;
+    int shard;
+    job.t = t;
+    job.set = set;
+    job.n = n;
+    job.scratch = scratch;
+    run_shards(loss_shard, &job, t->threads);
+    for (shard = 0; shard < SHARDS; shard++)
+        sum += job.sum[shard];
     return set->size ? sum / (double)set->size : 0;
 }
 
-/* Adds the gradient of one position to grad, g being d loss / d output. */
-static void backward(const Network *n, Network *grad, const Inputs *in, int bucket, const Hidden *hidden, double g)
+/* Adds the gradient of the position in s (its inputs and hidden layers) to grad, g being
+ * d loss / d output. */
+static void backward(const Network *n, Network *grad, Scratch *s, int bucket, double g)
 {
-    static float delta[NNUE_HIDDEN];
-    int p, i, j;
+    float *delta = s->delta;
+    int p, i, j, size = n->hidden;
     grad->output_bias[bucket] += (float)g;
     for (p = 0; p < 2; p++) {
-        const float *h = hidden->value[p], *w = n->output_weight + (bucket * 2 + p) * NNUE_HIDDEN;
-        float *gw = grad->output_weight + (bucket * 2 + p) * NNUE_HIDDEN, gf = (float)g;
-        for (j = 0; j < NNUE_HIDDEN; j++) {
+        const float *h = s->hidden.value[p], *w = n->output_weight + (bucket * 2 + p) * size;
+        float *gw = grad->output_weight + (bucket * 2 + p) * size, gf = (float)g;
+        for (j = 0; j < size; j++) {
             float a = clipped(h[j]);
             gw[j] += gf * a * a;
             delta[j] = h[j] > 0 && h[j] < 1 ? 2 * a * gf * w[j] : 0;
             grad->hidden_bias[j] += delta[j];
         }
-        for (i = 0; i < in->count; i++) {
-            float *restrict row = grad->hidden_weight + (long)in->index[p][i] * NNUE_HIDDEN;
-            for (j = 0; j < NNUE_HIDDEN; j++)
+        for (i = 0; i < s->in.count; i++) {
+            float *restrict row = grad->hidden_weight + (long)s->in.index[p][i] * size;
+            for (j = 0; j < size; j++)
                 row[j] += delta[j];
         }
     }
+}
+
+/* Sums the gradient and the loss of a piece of a mini-batch into its own buffers (a BatchJob). */
+static void batch_shard(void *context, int shard)
+{
+    BatchJob *job = context;
+    Network *grad = &job->grad[shard];
+    Scratch *scratch = &job->scratch[shard];
+    double loss = 0;
+    long q, from, to;
+    shard_range(job->end - job->begin, shard, &from, &to);
+    memset(grad->values, 0, sizeof(float) * (size_t)grad->count);
+    for (q = job->begin + from; q < job->begin + to; q++) {
+        const Sample *s = &job->t->train.samples[job->order[q]];
+        double p, g;
+        gather(job->t, s, job->mirror[q - job->begin], &scratch->in);
+        p = sigmoid(EVAL_K * NNUE_SCALE * forward(job->n, &scratch->in, s->bucket, &scratch->hidden));
+        g = 2 * (p - s->target) * p * (1 - p) * EVAL_K * NNUE_SCALE;
+        loss += (p - s->target) * (p - s->target);
+        backward(job->n, grad, scratch, s->bucket, g);
+    }
+    job->loss[shard] = loss;
 }
 
 /* One Adam step on count weights from their summed gradients (divided by scale), keeping
@@ -414,49 +637,109 @@ static int factor_of(int input, int kind)
                                          : PIECE_GROUPS * 9 + piece * 8 + square_file(sq);
 }
 
+/* Makes f the factors of a network of `hidden` per side, all zero; returns 0 when out of memory. */
+static int factors_alloc(Factors *f, int hidden)
+{
+    size_t size = (size_t)FACTORS * (size_t)hidden;
+    f->hidden = hidden;
+    f->weight = calloc(5 * size, sizeof(float));
+    if (!f->weight)
+        return 0;
+    f->gradient = f->weight + size;
+    f->moment1 = f->gradient + size;
+    f->moment2 = f->moment1 + size;
+    f->before = f->moment2 + size;
+    return 1;
+}
+
 /* Steps the factors by Adam on their gradients (the sums of their inputs' gradients in grad)
  * and moves every input's weights by what its three factors moved, after the network's own
- * step, keeping them within +-WEIGHT_CLIP. */
-static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale)
+ * step, keeping them within +-WEIGHT_CLIP: for the hidden columns from .. to - 1 only. */
+static void factors_step(Factors *f, Network *n, const Network *grad, double rate, long step, double scale, int from, int to)
 {
-    int input, kind, j;
-    memset(f->gradient, 0, sizeof f->gradient);
+    int input, kind, factor, j, size = f->hidden;
+    for (factor = 0; factor < FACTORS; factor++)
+        memset(f->gradient + factor * size + from, 0, sizeof(float) * (size_t)(to - from));
     for (input = 0; input < NNUE_INPUTS; input++)
         for (kind = 0; kind < 3; kind++) {
-            float *g = f->gradient + factor_of(input, kind) * NNUE_HIDDEN;
-            const float *from = grad->hidden_weight + input * NNUE_HIDDEN;
-            for (j = 0; j < NNUE_HIDDEN; j++)
-                g[j] += from[j];
+            float *g = f->gradient + factor_of(input, kind) * size;
+            const float *source = grad->hidden_weight + input * size;
+            for (j = from; j < to; j++)
+                g[j] += source[j];
         }
-    memcpy(f->before, f->weight, sizeof f->before);
-    adam_step(f->weight, f->gradient, f->moment1, f->moment2, FACTORS * NNUE_HIDDEN, rate, step, scale);
+    for (factor = 0; factor < FACTORS; factor++) {
+        long first = (long)factor * size + from;
+        memcpy(f->before + first, f->weight + first, sizeof(float) * (size_t)(to - from));
+        adam_step(f->weight + first, f->gradient + first, f->moment1 + first, f->moment2 + first, to - from, rate, step,
+                  scale);
+    }
     for (input = 0; input < NNUE_INPUTS; input++)
         for (kind = 0; kind < 3; kind++) {
-            int factor = factor_of(input, kind) * NNUE_HIDDEN;
-            float *w = n->hidden_weight + input * NNUE_HIDDEN;
-            for (j = 0; j < NNUE_HIDDEN; j++) {
-                float value = w[j] + f->weight[factor + j] - f->before[factor + j];
+            int first = factor_of(input, kind) * size;
+            float *w = n->hidden_weight + input * size;
+            for (j = from; j < to; j++) {
+                float value = w[j] + f->weight[first + j] - f->before[first + j];
                 w[j] = value > WEIGHT_CLIP ? (float)WEIGHT_CLIP : value < -WEIGHT_CLIP ? (float)-WEIGHT_CLIP : value;
             }
         }
 }
 
+/* Adds a piece's range of parameters of the gradients into grad[0], in piece order, and
+ * steps them by Adam (a StepJob). The network is one array of floats: it is stepped as one. */
+static void step_shard(void *context, int shard)
+{
+    StepJob *job = context;
+    float *sum = job->grad[0].values;
+    long i, from, to;
+    int k;
+    shard_range(job->n->count, shard, &from, &to);
+    for (k = 1; k < SHARDS; k++) {
+        const float *g = job->grad[k].values;
+        for (i = from; i < to; i++)
+            sum[i] += g[i];
+    }
+    adam_step(job->n->values + from, sum + from, job->moment1.values + from, job->moment2.values + from, to - from,
+              job->rate, job->step, job->scale);
+}
+
+/* The factors' part of a StepJob, once every parameter's gradient is summed and stepped. */
+static void factors_shard(void *context, int shard)
+{
+    StepJob *job = context;
+    long from, to;
+    shard_range(job->n->hidden, shard, &from, &to);
+    factors_step(job->factors, job->n, job->grad, job->rate, job->step, job->scale, (int)from, (int)to);
+}
+
 /* Mini-batch Adam over the training set; the rate falls geometrically to a twentieth.
  * Prints both losses after every epoch. */
-static void train(Trainer *t, const Options *o, Network *n)
+static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch)
 {
-    static Hidden hidden;
-    Inputs in;
-    Network *grad = calloc(3, sizeof(Network));
-    Factors *factors = calloc(1, sizeof(Factors));
+    Network grad[SHARDS], moments[2];
+    Factors factors;
+    uint8_t *mirror = malloc((size_t)o->batch);
     char err[400];
     long *order = malloc(sizeof(long) * (size_t)t->train.size), step = 0, j;
-    int epoch;
+    int epoch, shard;
+    BatchJob batch;
+    StepJob update;
     Random r;
-    if (!grad || !order || !factors) {
+    if (!network_alloc(grad, n->hidden, SHARDS) || !network_alloc(moments, n->hidden, 2) || !order
+        || !factors_alloc(&factors, n->hidden) || !mirror) {
         fprintf(stderr, "error: out of memory for the gradients\n");
         exit(1);
     }
+    batch.t = t;
+    batch.n = n;
+    batch.grad = grad;
+    batch.scratch = scratch;
+    batch.order = order;
+    batch.mirror = mirror;
+    update.n = n;
+    update.grad = grad;
+    update.moment1 = moments[0];
+    update.moment2 = moments[1];
+    update.factors = &factors;
     random_seed(&r, o->seed + 1);
     for (j = 0; j < t->train.size; j++)
         order[j] = j;
@@ -468,44 +751,50 @@ static void train(Trainer *t, const Options *o, Network *n)
             order[other] = tmp;
         }
         for (j = 0; j < t->train.size; j += o->batch) {
-            long end = j + o->batch < t->train.size ? j + o->batch : t->train.size, q;
-            memset(grad, 0, sizeof(Network));
-            for (q = j; q < end; q++) {
-                const Sample *s = &t->train.samples[order[q]];
-                double p, g;
-                gather(t, s, o->mirror && (random_next(&r) & 1), &in);
-                p = sigmoid(EVAL_K * NNUE_SCALE * forward(n, &in, s->bucket, &hidden));
-                g = 2 * (p - s->target) * p * (1 - p) * EVAL_K * NNUE_SCALE;
-                loss += (p - s->target) * (p - s->target);
-                backward(n, grad, &in, s->bucket, &hidden, g);
-            }
-            step++;
-            /* the network is one array of floats: step it as one */
-            adam_step((float *)n, (const float *)grad, (float *)(grad + 1), (float *)(grad + 2), PARAMETERS, rate, step,
-                      (double)(end - j));
+            long q;
+            batch.begin = j;
+            batch.end = j + o->batch < t->train.size ? j + o->batch : t->train.size;
+            for (q = batch.begin; q < batch.end; q++)
+                mirror[q - j] = (uint8_t)(o->mirror && (random_next(&r) & 1));
+            run_shards(batch_shard, &batch, t->threads);
+            for (shard = 0; shard < SHARDS; shard++)
+                loss += batch.loss[shard];
+            update.rate = rate;
+            update.scale = (double)(batch.end - batch.begin);
+            update.step = ++step;
+            run_shards(step_shard, &update, t->threads);
             if (o->factorize)
-                factors_step(factors, n, grad, rate, step, (double)(end - j));
+                run_shards(factors_shard, &update, t->threads);
         }
         printf("epoch %3d: training %.6f (during the epoch), validation %.6f (rate %.6f)\n", epoch,
-               loss / (double)t->train.size, set_loss(t, &t->validation, n), rate);
+               loss / (double)t->train.size, set_loss(t, &t->validation, n, scratch), rate);
         if (o->save && !save_floats(n, o->save, err, sizeof err))
             fprintf(stderr, "warning: %s\n", err);
         fflush(stdout);
     }
-    free(grad);
-    free(factors);
+    free(grad[0].values);
+    free(moments[0].values);
+    free(factors.weight);
+    free(mirror);
     free(order);
 }
 
-/* The float network's file: a tag that names the layout, then the Network as it lies in memory. */
-static const char FLOAT_TAG[] = "boxer-network-768-256x2-screlu-8";
+/* The float network's file: a tag that names the layout and ends with its '\0', then the
+ * network's values as they lie in memory. */
+enum { FLOAT_TAG_SIZE = 64 };
+static void float_tag(int hidden, char *tag, size_t size)
+{
+    snprintf(tag, size, "boxer-network-%d-%dx2-screlu-%d", NNUE_INPUTS, hidden, NNUE_BUCKETS);
+}
 
 static int save_floats(const Network *n, const char *path, char *err, size_t err_size)
 {
     FILE *f = begin_output(path, err, err_size);
+    char tag[FLOAT_TAG_SIZE];
     if (!f)
         return 0;
-    if (fwrite(FLOAT_TAG, sizeof FLOAT_TAG, 1, f) != 1 || fwrite(n, sizeof *n, 1, f) != 1) {
+    float_tag(n->hidden, tag, sizeof tag);
+    if (fwrite(tag, strlen(tag) + 1, 1, f) != 1 || fwrite(n->values, sizeof(float), (size_t)n->count, f) != (size_t)n->count) {
         snprintf(err, err_size, "cannot write %s", path);
         abandon_output(f, path);
         return 0;
@@ -516,25 +805,28 @@ static int save_floats(const Network *n, const char *path, char *err, size_t err
 static int load_floats(Network *n, const char *path, char *err, size_t err_size)
 {
     FILE *f = fopen(path, "rb");
-    char tag[sizeof FLOAT_TAG];
+    char tag[FLOAT_TAG_SIZE], found[FLOAT_TAG_SIZE];
+    size_t length;
     int ok;
     if (!f) {
         snprintf(err, err_size, "cannot read %s", path);
         return 0;
     }
-    ok = fread(tag, sizeof tag, 1, f) == 1 && memcmp(tag, FLOAT_TAG, sizeof tag) == 0 && fread(n, sizeof *n, 1, f) == 1;
+    float_tag(n->hidden, tag, sizeof tag);
+    length = strlen(tag) + 1;
+    ok = fread(found, length, 1, f) == 1 && memcmp(found, tag, length) == 0
+         && fread(n->values, sizeof(float), (size_t)n->count, f) == (size_t)n->count;
     fclose(f);
     if (!ok)
-        snprintf(err, err_size, "%s is not a network of this layout (%s)", path, FLOAT_TAG);
+        snprintf(err, err_size, "%s is not a network of this layout (%s)", path, tag);
     return ok;
 }
 
 /* Prints "check FEN | SCORE" for each FEN of the file at path (a labelled line's FEN part
  * will do): the float network's score, centipawns from white's view, which the engine's
  * int16 network should give back within its rounding. */
-static int print_checks(Trainer *t, const Network *n, const char *path)
+static int print_checks(Trainer *t, const Network *n, const char *path, Scratch *scratch)
 {
-    static Hidden hidden;
     char line[512], err[200];
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -543,7 +835,6 @@ static int print_checks(Trainer *t, const Network *n, const char *path)
     }
     while (fgets(line, sizeof line, f)) {
         Board b;
-        Inputs in;
         Sample *s;
         double score;
         line[strcspn(line, "|\r\n")] = '\0';
@@ -552,8 +843,8 @@ static int print_checks(Trainer *t, const Network *n, const char *path)
         /* borrow the end of the training set for a moment */
         s = &t->train.samples[--t->train.size];
         t->input_count -= s->count;
-        gather(t, s, 0, &in);
-        score = forward(n, &in, s->bucket, &hidden) * NNUE_SCALE;
+        gather(t, s, 0, &scratch->in);
+        score = forward(n, &scratch->in, s->bucket, &scratch->hidden) * NNUE_SCALE;
         printf("check %s | %.1f\n", line, b.side == WHITE ? score : -score);
     }
     fclose(f);
@@ -565,31 +856,82 @@ static int quantize(double value, double factor)
     return (int)lround(value * factor);
 }
 
-/* Writes the network, quantized as extra.h says, as a C header. */
+/* Writes count values times factor, rounded, 16 to a line, each followed by a comma. */
+static void write_values(FILE *f, const float *values, long count, double factor)
+{
+    long i;
+    for (i = 0; i < count; i++)
+        fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(values[i], factor), i % 16 == 15 || i == count - 1 ? "\n" : "");
+}
+
+/* Writes count bytes, 24 to a line, each followed by a comma. */
+static void write_bytes(FILE *f, const uint8_t *bytes, long count)
+{
+    long i;
+    for (i = 0; i < count; i++)
+        fprintf(f, "%s%d,%s", i % 24 ? " " : "    ", bytes[i], i % 24 == 23 || i == count - 1 ? "\n" : "");
+}
+
+/* Writes the hidden weights, quantized, packed as extra.c unpacks them (unpack_hidden): each
+ * weight zigzagged (0, -1, 1, -2, ... as 0, 1, 2, 3, ...), its low 8 bits in NNUE_HIDDEN_LOW,
+ * one bit in NNUE_HIDDEN_MAP for each weight with more, and those weights' higher bits, 4
+ * each, two to a byte (the first in the low half), in NNUE_HIDDEN_HIGH. */
+static void write_hidden_packed(FILE *f, const Network *n)
+{
+    long count = (long)NNUE_INPUTS * n->hidden, i, high = 0;
+    uint8_t *low = malloc((size_t)count), *map = calloc((size_t)count / 8, 1), *rest = calloc((size_t)count / 2 + 1, 1);
+    if (!low || !map || !rest) {
+        fprintf(stderr, "error: out of memory for the table\n");
+        exit(1);
+    }
+    for (i = 0; i < count; i++) {
+        int value = quantize(n->hidden_weight[i], NNUE_QA);
+        unsigned zigzag = value < 0 ? 2u * (unsigned)-value - 1 : 2u * (unsigned)value;
+        low[i] = (uint8_t)(zigzag & 255);
+        if (zigzag >> 8) {
+            assert(zigzag >> 8 < 16); /* the weights are within +-WEIGHT_CLIP * NNUE_QA */
+            map[i / 8] = (uint8_t)(map[i / 8] | 1u << i % 8);
+            rest[high / 2] = (uint8_t)(rest[high / 2] | (zigzag >> 8) << high % 2 * 4);
+            high++;
+        }
+    }
+    fprintf(f, "static const uint8_t NNUE_HIDDEN_LOW[%d * %d] = {\n", NNUE_INPUTS, n->hidden);
+    write_bytes(f, low, count);
+    fprintf(f, "};\nstatic const uint8_t NNUE_HIDDEN_MAP[%d * %d / 8] = {\n", NNUE_INPUTS, n->hidden);
+    write_bytes(f, map, count / 8);
+    fprintf(f, "};\nstatic const uint8_t NNUE_HIDDEN_HIGH[%ld] = {\n", high / 2 + 1);
+    write_bytes(f, rest, high / 2 + 1);
+    fprintf(f, "};\n");
+    free(low);
+    free(map);
+    free(rest);
+}
+
+/* Writes the network, quantized as extra.h says, as a C header: first its shape, which
+ * extra.h reads (so every file that includes it); then its weights, only where
+ * NNUE_TABLE_WEIGHTS is defined (extra.c), the hidden weights packed. */
 static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size)
 {
     FILE *f = begin_output(o->out, err, err_size);
-    long i;
+    int hidden = n->hidden;
     if (!f)
         return 0;
     fprintf(f, "/* %s: the evaluation network of extra.h (%d inputs, %d hidden per side, 1 output),\n"
-               " * int16 as extra.h says. Generated by tools/train.c (`make train`) from positions labelled\n"
-               " * by Stockfish 15.1 (GPL-3; its scores and game results are the training labels); do not\n"
-               " * edit by hand.\n%s */\n", o->out, NNUE_INPUTS, NNUE_HIDDEN, summary);
-    fprintf(f, "#define NNUE_TABLE_HIDDEN %d\n#define NNUE_TABLE_BUCKETS %d\n", NNUE_HIDDEN, NNUE_BUCKETS);
-    fprintf(f, "static const int16_t NNUE_HIDDEN_WEIGHTS[%d * %d] = {\n", NNUE_INPUTS, NNUE_HIDDEN);
-    for (i = 0; i < NNUE_INPUTS * NNUE_HIDDEN; i++)
-        fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->hidden_weight[i], NNUE_QA), i % 16 == 15 ? "\n" : "");
-    fprintf(f, "};\nstatic const int16_t NNUE_HIDDEN_BIASES[%d] = {\n", NNUE_HIDDEN);
-    for (i = 0; i < NNUE_HIDDEN; i++)
-        fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->hidden_bias[i], NNUE_QA), i % 16 == 15 ? "\n" : "");
-    fprintf(f, "};\nstatic const int16_t NNUE_OUTPUT_WEIGHTS[%d * 2 * %d] = {\n", NNUE_BUCKETS, NNUE_HIDDEN);
-    for (i = 0; i < NNUE_BUCKETS * 2 * NNUE_HIDDEN; i++)
-        fprintf(f, "%s%d,%s", i % 16 ? " " : "    ", quantize(n->output_weight[i], NNUE_QB), i % 16 == 15 ? "\n" : "");
-    fprintf(f, "};\nstatic const int32_t NNUE_OUTPUT_BIASES[%d] = {\n   ", NNUE_BUCKETS);
-    for (i = 0; i < NNUE_BUCKETS; i++)
-        fprintf(f, " %d,", quantize(n->output_bias[i], NNUE_QB));
-    fprintf(f, "\n};\n");
+               " * int16 as extra.h says, the hidden weights packed (tools/train.c, write_hidden_packed).\n"
+               " * Generated by tools/train.c (`make train`) from positions labelled by Stockfish 15.1\n"
+               " * (GPL-3; its scores and game results are the training labels); do not edit by hand. Its\n"
+               " * shape is read by extra.h, its weights by extra.c alone.\n%s */\n",
+            o->out, NNUE_INPUTS, hidden, summary);
+    fprintf(f, "#ifndef TABLES_NNUE_H\n#define TABLES_NNUE_H\n#define NNUE_TABLE_HIDDEN %d\n#define NNUE_TABLE_BUCKETS %d\n"
+               "#endif\n\n#ifdef NNUE_TABLE_WEIGHTS\n", hidden, NNUE_BUCKETS);
+    write_hidden_packed(f, n);
+    fprintf(f, "static const int16_t NNUE_HIDDEN_BIASES[%d] = {\n", hidden);
+    write_values(f, n->hidden_bias, hidden, NNUE_QA);
+    fprintf(f, "};\nstatic const int16_t NNUE_OUTPUT_WEIGHTS[%d * 2 * %d] = {\n", NNUE_BUCKETS, hidden);
+    write_values(f, n->output_weight, NNUE_BUCKETS * 2L * hidden, NNUE_QB);
+    fprintf(f, "};\nstatic const int32_t NNUE_OUTPUT_BIASES[%d] = {\n", NNUE_BUCKETS);
+    write_values(f, n->output_bias, NNUE_BUCKETS, NNUE_QB);
+    fprintf(f, "};\n#endif\n");
     if (ferror(f)) {
         snprintf(err, err_size, "cannot write %s", o->out);
         abandon_output(f, o->out);
@@ -601,7 +943,8 @@ static int write_network(const Network *n, const Options *o, const char *summary
 int main(int argc, char **argv)
 {
     static Trainer t;
-    static Network n;
+    static Scratch scratch[SHARDS];
+    Network n;
     Options o;
     LabelledCount count;
     Random r;
@@ -612,6 +955,7 @@ int main(int argc, char **argv)
     movement_init();
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
+    t.threads = o.threads;
     for (d = 0; d < o.data_count; d++) {
         if (!labelled_read(o.data[d], add_position, &t, o.limit, &count, err, sizeof err)) {
             fprintf(stderr, "error: %s\n", t.failure ? t.failure : err);
@@ -623,23 +967,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: too few positions to train and validate (%ld and %ld)\n", t.train.size, t.validation.size);
         return 1;
     }
-    k_data = o.k_data > 0 ? o.k_data : fit_k_data(&t.train);
+    k_data = o.k_data > 0 ? o.k_data : fit_k_data(&t.train, t.threads);
     set_targets(&t.train, k_data, o.lambda);
     set_targets(&t.validation, k_data, o.lambda);
+    if (!network_alloc(&n, o.hidden, 1)) {
+        fprintf(stderr, "error: out of memory for the network\n");
+        return 1;
+    }
     random_seed(&r, o.seed);
     network_init(&n, &r);
     if (o.load && !load_floats(&n, o.load, err, sizeof err)) {
         fprintf(stderr, "error: %s\n", err);
         return 1;
     }
-    before[0] = set_loss(&t, &t.train, &n);
-    before[1] = set_loss(&t, &t.validation, &n);
+    before[0] = set_loss(&t, &t.train, &n, scratch);
+    before[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("%ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d hidden per side\n",
-           t.train.size, t.validation.size, k_data, EVAL_K, o.lambda, NNUE_HIDDEN);
+           t.train.size, t.validation.size, k_data, EVAL_K, o.lambda, n.hidden);
     printf("before: training %.6f, validation %.6f\n", before[0], before[1]);
-    train(&t, &o, &n);
-    after[0] = set_loss(&t, &t.train, &n);
-    after[1] = set_loss(&t, &t.validation, &n);
+    train(&t, &o, &n, scratch);
+    after[0] = set_loss(&t, &t.train, &n, scratch);
+    after[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("after:  training %.6f, validation %.6f\n", after[0], after[1]);
     used += (size_t)snprintf(summary + used, sizeof summary - used, " * Command: train");
     for (i = 1; i < argc && used < sizeof summary - 200; i++)
@@ -654,7 +1002,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("wrote %s\n", o.out);
-    if (o.check && !print_checks(&t, &n, o.check))
+    if (o.check && !print_checks(&t, &n, o.check, scratch))
         return 1;
     return 0;
 }
