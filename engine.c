@@ -332,13 +332,15 @@ static void pop_move(Search *s, Move m, const Undo *u);
 static void picker_start(Search *s, MovePicker *mp, Move tt_move, int ply);
 static void picker_start_list(Search *s, MovePicker *mp, const MoveList *list, Move tt_move, int ply);
 static Move picker_next(Search *s, MovePicker *mp);
+static void generate(Search *s, MovePicker *mp);
 static Move picked(MovePicker *mp, Move m, int kind, int score);
 static Move pick_best(MovePicker *mp);
 static int quiet_candidate(const MovePicker *mp, Board *b, Move m);
-static void score_noisy(Search *s, MovePicker *mp, const MoveList *list);
-static void score_quiets(Search *s, MovePicker *mp, const MoveList *list);
+static void score_moves(Search *s, MovePicker *mp, const MoveList *list);
+static void add_noisy(Search *s, MovePicker *mp, Move m);
+static void add_quiet(MovePicker *mp, const Board *b, const QuietHistories *h, Move m);
 static void sort_moves(ScoredMove *moves, int count);
-static void score_list(Search *s, MovePicker *mp, const MoveList *list);
+static void add_listed(Search *s, MovePicker *mp, const QuietHistories *h, Move m);
 static int noisy_score(Search *s, Move m, int *good);
 static void quiet_histories(Search *s, int ply, QuietHistories *h);
 static inline int quiet_score(const Board *b, const QuietHistories *h, Move m);
@@ -2133,12 +2135,13 @@ static void picker_start(Search *s, MovePicker *mp, Move tt_move, int ply)
     mp->stage = tt_move != MOVE_NONE ? STAGE_TT : after_tt;
 }
 
-/* Starts picking the moves of list (all legal) at ply, scored at once as a whole (the
- * quiescence search's): tt_move first if it is among them. */
+/* Starts picking the moves of list (all legal) at ply, scored at once as a whole (STAGE_LIST,
+ * the quiescence search's): tt_move first if it is among them. */
 static void picker_start_list(Search *s, MovePicker *mp, const MoveList *list, Move tt_move, int ply)
 {
     picker_start(s, mp, tt_move, ply);
-    score_list(s, mp, list);
+    mp->stage = STAGE_LIST;
+    score_moves(s, mp, list);
 }
 
 /* Returns the next move of the node (MOVE_NONE at the end), its kind and score in mp->kind
@@ -2146,16 +2149,15 @@ static void picker_start_list(Search *s, MovePicker *mp, const MoveList *list, M
 static Move picker_next(Search *s, MovePicker *mp)
 {
     Board *b = &s->board;
-    MoveList list;
     for (;;) {
         switch (mp->stage) {
         case STAGE_TT:
             mp->stage = ply_at(s, mp->ply)->in_check ? STAGE_EVASIONS : STAGE_NOISY;
             return picked(mp, mp->tt_move, PICK_TT, 0);
         case STAGE_NOISY:
-            gen_legal(b, &list, GEN_NOISY);
-            score_noisy(s, mp, &list);
-            mp->stage = STAGE_GOOD_NOISY;
+        case STAGE_QUIETS:
+        case STAGE_EVASIONS:
+            generate(s, mp);
             break;
         case STAGE_GOOD_NOISY:
             if (mp->next < mp->end)
@@ -2175,11 +2177,6 @@ static Move picker_next(Search *s, MovePicker *mp)
             if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1] && quiet_candidate(mp, b, mp->counter))
                 return picked(mp, mp->counter, PICK_COUNTER, 0);
             break;
-        case STAGE_QUIETS:
-            gen_legal(b, &list, GEN_QUIET);
-            score_quiets(s, mp, &list);
-            mp->stage = STAGE_QUIET;
-            break;
         case STAGE_QUIET:
             if (mp->next < mp->end) {
                 ScoredMove sm = mp->moves[mp->next++];
@@ -2188,10 +2185,6 @@ static Move picker_next(Search *s, MovePicker *mp)
             mp->next = mp->bad;
             mp->end = MAX_MOVES;
             mp->stage = STAGE_BAD_NOISY;
-            break;
-        case STAGE_EVASIONS:
-            gen_legal(b, &list, GEN_ALL);
-            score_list(s, mp, &list);
             break;
         case STAGE_BAD_NOISY:
         case STAGE_LIST:
@@ -2203,6 +2196,16 @@ static Move picker_next(Search *s, MovePicker *mp)
             return MOVE_NONE;
         }
     }
+}
+
+/* Generates and scores the moves of the stage at hand (the noisy moves, the quiet ones, or every
+ * evasion), and moves on to picking them. */
+static void generate(Search *s, MovePicker *mp)
+{
+    MoveList list;
+    gen_legal(&s->board, &list, mp->stage == STAGE_NOISY ? GEN_NOISY : mp->stage == STAGE_QUIETS ? GEN_QUIET : GEN_ALL);
+    score_moves(s, mp, &list);
+    mp->stage = mp->stage == STAGE_NOISY ? STAGE_GOOD_NOISY : mp->stage == STAGE_QUIETS ? STAGE_QUIET : STAGE_LIST;
 }
 
 /* Returns m as the move picked, of this kind and score. */
@@ -2235,42 +2238,48 @@ static int quiet_candidate(const MovePicker *mp, Board *b, Move m)
     return m != MOVE_NONE && m != mp->tt_move && move_is_quiet(b, m) && move_is_legal(b, m);
 }
 
-/* Scores the noisy moves of list but the hash move: those that do not lose material (static
- * exchange; never an under-promotion) become the stage's moves, the others wait at the end of
- * the array for the last stage; each ordered by its victim and attacker, and its capture
- * history. */
-static void score_noisy(Search *s, MovePicker *mp, const MoveList *list)
-{
-    int i;
-    mp->next = mp->end = 0;
-    for (i = 0; i < list->count; i++) {
-        Move m = list->moves[i];
-        int good, score;
-        if (m == mp->tt_move)
-            continue;
-        score = noisy_score(s, m, &good);
-        if (good)
-            mp->moves[mp->end++] = (ScoredMove){ m, score, PICK_GOOD_NOISY };
-        else
-            mp->moves[--mp->bad] = (ScoredMove){ m, score, PICK_BAD_NOISY };
-    }
-}
-
-/* Scores the quiet moves of list but those given already (the hash move, the killers, the
- * counter-move) by history: the side's, and the continuation histories after the last two moves. */
-static void score_quiets(Search *s, MovePicker *mp, const MoveList *list)
+/* Scores the moves of list for the stage at hand (add_noisy, add_quiet, add_listed), and sorts
+ * the quiet ones once. */
+static void score_moves(Search *s, MovePicker *mp, const MoveList *list)
 {
     QuietHistories h;
     int i;
     quiet_histories(s, mp->ply, &h);
     mp->next = mp->end = 0;
     for (i = 0; i < list->count; i++) {
-        Move m = list->moves[i];
-        if (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter)
-            continue;
-        mp->moves[mp->end++] = (ScoredMove){ m, quiet_score(&s->board, &h, m), PICK_QUIET };
+        if (mp->stage == STAGE_NOISY)
+            add_noisy(s, mp, list->moves[i]);
+        else if (mp->stage == STAGE_QUIETS)
+            add_quiet(mp, &s->board, &h, list->moves[i]);
+        else
+            add_listed(s, mp, &h, list->moves[i]);
     }
-    sort_moves(mp->moves, mp->end);
+    if (mp->stage == STAGE_QUIETS)
+        sort_moves(mp->moves, mp->end);
+}
+
+/* Adds the noisy move m (but the hash move): one that keeps its material (static exchange;
+ * never an under-promotion) to the stage's moves, another to the end of the array, which waits
+ * for the last stage; each ordered by its victim and attacker, and its capture history. */
+static void add_noisy(Search *s, MovePicker *mp, Move m)
+{
+    int good, score;
+    if (m == mp->tt_move)
+        return;
+    score = noisy_score(s, m, &good);
+    if (good)
+        mp->moves[mp->end++] = (ScoredMove){ m, score, PICK_GOOD_NOISY };
+    else
+        mp->moves[--mp->bad] = (ScoredMove){ m, score, PICK_BAD_NOISY };
+}
+
+/* Adds the quiet move m of b (but those given already: the hash move, the killers, the
+ * counter-move), ordered by its histories h. */
+static void add_quiet(MovePicker *mp, const Board *b, const QuietHistories *h, Move m)
+{
+    if (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter)
+        return;
+    mp->moves[mp->end++] = (ScoredMove){ m, quiet_score(b, h, m), PICK_QUIET };
 }
 
 /* Sorts count moves best first, those of equal scores in their order (insertion sort: the
@@ -2286,37 +2295,31 @@ static void sort_moves(ScoredMove *moves, int count)
     }
 }
 
-/* Scores a whole list at once, each move by its kind first (LIST_*), then within it. */
-static void score_list(Search *s, MovePicker *mp, const MoveList *list)
+/* Adds m to a whole list scored at once (STAGE_LIST), by its kind first (LIST_*), then within
+ * it: the hash move (unless given already), good noisy moves, the killers, the counter-move,
+ * quiet moves by their histories h, losing noisy moves. */
+static void add_listed(Search *s, MovePicker *mp, const QuietHistories *h, Move m)
 {
     const Board *b = &s->board;
-    QuietHistories h;
-    int i;
-    quiet_histories(s, mp->ply, &h);
-    mp->next = mp->end = 0;
-    for (i = 0; i < list->count; i++) {
-        Move m = list->moves[i];
-        ScoredMove *sm = &mp->moves[mp->end];
-        int good;
-        sm->move = m;
-        if (m == mp->tt_move) {
-            if (mp->picked > 0)
-                continue; /* given already */
-            sm->kind = PICK_TT, sm->score = LIST_TT;
-        } else if (!move_is_quiet(b, m)) {
-            sm->score = noisy_score(s, m, &good);
-            sm->kind = good ? PICK_GOOD_NOISY : PICK_BAD_NOISY;
-            sm->score += good ? LIST_GOOD_NOISY : LIST_BAD_NOISY;
-        } else if (m == mp->killers[0] || m == mp->killers[1]) {
-            sm->kind = PICK_KILLER, sm->score = LIST_KILLER + (m == mp->killers[0]);
-        } else if (m == mp->counter) {
-            sm->kind = PICK_COUNTER, sm->score = LIST_COUNTER;
-        } else {
-            sm->kind = PICK_QUIET, sm->score = quiet_score(b, &h, m);
-        }
-        mp->end++;
+    ScoredMove *sm = &mp->moves[mp->end];
+    int good;
+    sm->move = m;
+    if (m == mp->tt_move) {
+        if (mp->picked > 0)
+            return; /* given already */
+        sm->kind = PICK_TT, sm->score = LIST_TT;
+    } else if (!move_is_quiet(b, m)) {
+        sm->score = noisy_score(s, m, &good);
+        sm->kind = good ? PICK_GOOD_NOISY : PICK_BAD_NOISY;
+        sm->score += good ? LIST_GOOD_NOISY : LIST_BAD_NOISY;
+    } else if (m == mp->killers[0] || m == mp->killers[1]) {
+        sm->kind = PICK_KILLER, sm->score = LIST_KILLER + (m == mp->killers[0]);
+    } else if (m == mp->counter) {
+        sm->kind = PICK_COUNTER, sm->score = LIST_COUNTER;
+    } else {
+        sm->kind = PICK_QUIET, sm->score = quiet_score(b, h, m);
     }
-    mp->stage = STAGE_LIST;
+    mp->end++;
 }
 
 /* The order of a capture or promotion m: the victim's value first (and the promotion's), then

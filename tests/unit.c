@@ -224,22 +224,14 @@ static int move_kinds_agree(Board *b, int depth)
     return agree;
 }
 
-static void test_move_kinds(const char *fen)
+/* Checks that agrees holds in fen's position and in each position two plies on. */
+static void check_tree(const char *fen, int (*agrees)(Board *b, int depth), const char *what)
 {
     Board b;
     char err[200];
     if (!load_fen(&b, fen, err, sizeof err))
         return;
-    check(move_kinds_agree(&b, 2), "the noisy and the quiet moves are the legal ones, each once", fen);
-}
-
-static void test_gives_check(const char *fen)
-{
-    Board b;
-    char err[200];
-    if (!load_fen(&b, fen, err, sizeof err))
-        return;
-    check(gives_check_agrees(&b, 2), "move_checks agrees with making the move", fen);
+    check(agrees(&b, 2), what, fen);
 }
 
 static void test_eval_symmetry(const char *fen)
@@ -312,60 +304,65 @@ static void test_accumulators(const char *fen, int depth)
         printf("  first difference after reaching %s\n", where);
 }
 
-/* A token in a position parses (or not) to the expected SAN. */
-static void expect_parse(const char *fen, const char *token, ParseResult want, const char *want_san)
+/* A token in a position parses to the expected SAN, or is refused as want says ("illegal",
+ * "malformed", "ambiguous"). */
+static void expect_parse(const char *fen, const char *token, const char *want)
 {
+    static const char *const REFUSALS[] = { "", "malformed", "illegal", "ambiguous" }; /* ParseResult's order */
     Board b;
     Move m = MOVE_NONE;
-    char err[200], san[SAN_MAX] = "", detail[400];
+    char err[200], got[SAN_MAX] = "", detail[400];
     ParseResult r;
     board_from_fen(&b, fen, err, sizeof err);
     r = move_from_text(&b, token, &m);
     if (r == PARSE_OK)
-        move_to_san(&b, m, san);
-    snprintf(detail, sizeof detail, "'%s' in %s: result %d '%s', expected %d '%s'", token, fen, r, san, want,
-             want_san ? want_san : "");
-    check(r == want && (!want_san || strcmp(san, want_san) == 0), "tolerant parse", detail);
+        move_to_san(&b, m, got);
+    else
+        snprintf(got, sizeof got, "%s", REFUSALS[r]);
+    snprintf(detail, sizeof detail, "'%s' in %s: %s, expected %s", token, fen, got, want);
+    check(strcmp(got, want) == 0, "tolerant parse", detail);
 }
 
+/* Move text in the forms players and programs write: SAN with or without its check mark,
+ * coordinates, 0-0, e8Q, e.p.; and what is refused. */
 static void test_tolerant_forms(void)
 {
-    const char *start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    const char *castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-    const char *promo = "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1";
-    const char *ep = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
-    const char *knights = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";
-    expect_parse(start, "e4", PARSE_OK, "e4");
-    expect_parse(start, "e2e4", PARSE_OK, "e4");
-    expect_parse(start, "e2-e4", PARSE_OK, "e4");
-    expect_parse(start, "Ng1f3", PARSE_OK, "Nf3");
-    expect_parse(start, "Ngf3", PARSE_OK, "Nf3");
-    expect_parse(start, "g1f3", PARSE_OK, "Nf3");
-    expect_parse(start, "Nf3+", PARSE_OK, "Nf3");
-    expect_parse(start, "e5", PARSE_ILLEGAL, NULL);
-    expect_parse(start, "Qh5", PARSE_ILLEGAL, NULL);
-    expect_parse(start, "hello", PARSE_MALFORMED, NULL);
-    expect_parse(start, "", PARSE_MALFORMED, NULL);
-    expect_parse(castle, "O-O", PARSE_OK, "O-O");
-    expect_parse(castle, "0-0", PARSE_OK, "O-O");
-    expect_parse(castle, "O-O-O", PARSE_OK, "O-O-O");
-    expect_parse(castle, "0-0-0", PARSE_OK, "O-O-O");
-    expect_parse(castle, "e1g1", PARSE_OK, "O-O");
-    expect_parse(castle, "e1c1", PARSE_OK, "O-O-O");
-    expect_parse(promo, "e8=Q", PARSE_OK, "e8=Q");
-    expect_parse(promo, "e8Q", PARSE_OK, "e8=Q");
-    expect_parse(promo, "e8=N", PARSE_OK, "e8=N+");
-    expect_parse(promo, "e7e8q", PARSE_OK, "e8=Q");
-    expect_parse(promo, "e7e8n", PARSE_OK, "e8=N+");
-    expect_parse(promo, "e8", PARSE_ILLEGAL, NULL);
-    expect_parse(promo, "e8=K", PARSE_MALFORMED, NULL);
-    expect_parse(ep, "exd6", PARSE_OK, "exd6");
-    expect_parse(ep, "exd6e.p.", PARSE_OK, "exd6");
-    expect_parse(ep, "exd6 e.p.", PARSE_MALFORMED, NULL);
-    expect_parse(ep, "e5d6", PARSE_OK, "exd6");
-    expect_parse(knights, "Nd2", PARSE_AMBIGUOUS, NULL);
-    expect_parse(knights, "Nbd2", PARSE_OK, "Nbd2");
-    expect_parse(knights, "Nfd2", PARSE_OK, "Nfd2");
+    static const struct { const char *fen, *token, *want; } CASES[] = {
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e4", "e4" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4", "e4" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2-e4", "e4" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "Ng1f3", "Nf3" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "Ngf3", "Nf3" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3", "Nf3" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "Nf3+", "Nf3" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e5", "illegal" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "Qh5", "illegal" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "hello", "malformed" },
+        { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "", "malformed" },
+        { "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O", "O-O" },
+        { "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "0-0", "O-O" },
+        { "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O-O", "O-O-O" },
+        { "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "0-0-0", "O-O-O" },
+        { "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "O-O" },
+        { "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "O-O-O" },
+        { "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e8=Q", "e8=Q" },
+        { "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e8Q", "e8=Q" },
+        { "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e8=N", "e8=N+" },
+        { "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e7e8q", "e8=Q" },
+        { "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e7e8n", "e8=N+" },
+        { "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e8", "illegal" },
+        { "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e8=K", "malformed" },
+        { "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "exd6", "exd6" },
+        { "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "exd6e.p.", "exd6" },
+        { "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "exd6 e.p.", "malformed" },
+        { "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", "exd6" },
+        { "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", "ambiguous" },
+        { "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nbd2", "Nbd2" },
+        { "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nfd2", "Nfd2" },
+    };
+    size_t i;
+    for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        expect_parse(CASES[i].fen, CASES[i].token, CASES[i].want);
 }
 
 /* SAN output in positions with known notation (file, rank and square disambiguation, mate). */
@@ -649,31 +646,35 @@ static void test_chess960_castling(void)
     const char *on_b1 = "rk6/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAa - 0 1";
     const char *shield = "4k3/8/8/8/8/8/8/qRK4R w HB - 0 1";
     const char *shield_black = "Qrk4r/8/8/8/8/8/8/4K3 b hb - 0 1";
-    const char *standard = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     const char *POSITIONS[] = { on_g1, swap, on_b1, shield, shield_black };
     size_t i;
-    expect_castling(on_g1, "O-O", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1");
-    expect_castling(on_g1, "g1h1", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1");
-    expect_castling(on_g1, "g1g1", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1");
-    expect_castling(on_g1, "0-0-0", "O-O-O", "g1c1", "g1a1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/2KR3R b kq - 1 1");
-    expect_castling(on_g1, "g1c1", "O-O-O", "g1c1", "g1a1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/2KR3R b kq - 1 1");
-    expect_castling(swap, "O-O", "O-O", "f1g1", "f1g1", "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1");
-    expect_castling(swap, "f1a1", "O-O-O", "f1c1", "f1a1", "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 b kq - 1 1");
-    expect_castling("2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1", "O-O-O", "O-O-O", "d8c8", "d8c8",
-                    "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2");
-    expect_castling(on_b1, "b1a1", "O-O-O", "b1c1", "b1a1", "rk6/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b q - 1 1");
-    expect_castling(on_b1, "O-O", "O-O", "b1g1", "b1h1", "rk6/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1");
-    expect_castling(shield, "O-O-O", NULL, NULL, NULL, NULL);
-    expect_castling(shield, "c1b1", NULL, NULL, NULL, NULL);
-    expect_castling(shield, "c1h1", "O-O", "c1g1", "c1h1", "4k3/8/8/8/8/8/8/qR3RK1 b - - 1 1");
-    expect_castling(shield_black, "O-O-O", NULL, NULL, NULL, NULL);
-    expect_castling(shield_black, "O-O", "O-O", "c8g8", "c8h8", "Qr3rk1/8/8/8/8/8/8/4K3 w - - 1 2");
-    expect_castling("3k4/8/8/8/8/8/8/RK6 w A - 0 1", "O-O-O", "O-O-O+", "b1c1", "b1a1", "3k4/8/8/8/8/8/8/2KR4 b - - 1 1");
-    expect_castling(standard, "e1h1", "O-O", "e1g1", "e1h1", "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
-    expect_castling(standard, "e1a1", "O-O-O", "e1c1", "e1a1", "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1");
+    /* the position, the move as given, then its SAN, its destination in coordinates, its rook
+     * square in Chess960 coordinates and the position after it; a refusal has NULLs */
+    static const struct { const char *fen, *token, *san, *to, *rook, *after; } CASES[] = {
+        { "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R5KR w HAha - 0 1", "O-O", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1" },
+        { "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R5KR w HAha - 0 1", "g1h1", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1" },
+        { "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R5KR w HAha - 0 1", "g1g1", "O-O", "g1g1", "g1h1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R4RK1 b kq - 1 1" },
+        { "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R5KR w HAha - 0 1", "0-0-0", "O-O-O", "g1c1", "g1a1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/2KR3R b kq - 1 1" },
+        { "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/R5KR w HAha - 0 1", "g1c1", "O-O-O", "g1c1", "g1a1", "r1k4r/p1pppp1p/8/8/8/8/P1PPPP1P/2KR3R b kq - 1 1" },
+        { "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w GAhc - 0 1", "O-O", "O-O", "f1g1", "f1g1", "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1" },
+        { "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w GAhc - 0 1", "f1a1", "O-O-O", "f1c1", "f1a1", "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 b kq - 1 1" },
+        { "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1", "O-O-O", "O-O-O", "d8c8", "d8c8", "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2" },
+        { "rk6/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAa - 0 1", "b1a1", "O-O-O", "b1c1", "b1a1", "rk6/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b q - 1 1" },
+        { "rk6/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAa - 0 1", "O-O", "O-O", "b1g1", "b1h1", "rk6/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1" },
+        { "4k3/8/8/8/8/8/8/qRK4R w HB - 0 1", "O-O-O", NULL, NULL, NULL, NULL },
+        { "4k3/8/8/8/8/8/8/qRK4R w HB - 0 1", "c1b1", NULL, NULL, NULL, NULL },
+        { "4k3/8/8/8/8/8/8/qRK4R w HB - 0 1", "c1h1", "O-O", "c1g1", "c1h1", "4k3/8/8/8/8/8/8/qR3RK1 b - - 1 1" },
+        { "Qrk4r/8/8/8/8/8/8/4K3 b hb - 0 1", "O-O-O", NULL, NULL, NULL, NULL },
+        { "Qrk4r/8/8/8/8/8/8/4K3 b hb - 0 1", "O-O", "O-O", "c8g8", "c8h8", "Qr3rk1/8/8/8/8/8/8/4K3 w - - 1 2" },
+        { "3k4/8/8/8/8/8/8/RK6 w A - 0 1", "O-O-O", "O-O-O+", "b1c1", "b1a1", "3k4/8/8/8/8/8/8/2KR4 b - - 1 1" },
+        { "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1h1", "O-O", "e1g1", "e1h1", "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1" },
+        { "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1a1", "O-O-O", "e1c1", "e1a1", "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1" },
+    };
+    for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        expect_castling(CASES[i].fen, CASES[i].token, CASES[i].san, CASES[i].to, CASES[i].rook, CASES[i].after);
     /* a king's move to the castling's destination stays the king's move */
-    expect_parse(on_b1, "b1c1", PARSE_OK, "Kc1");
-    expect_parse(on_b1, "Kc1", PARSE_OK, "Kc1");
+    expect_parse(on_b1, "b1c1", "Kc1");
+    expect_parse(on_b1, "Kc1", "Kc1");
     chess960 = 1;
     for (i = 0; i < sizeof POSITIONS / sizeof POSITIONS[0]; i++)
         test_move_validation(POSITIONS[i]);
@@ -754,8 +755,8 @@ int main(int argc, char **argv)
                 test_chess960_fen_round_trip(fen);
             test_san_round_trip(fen);
             test_eval_symmetry(fen);
-            test_gives_check(fen);
-            test_move_kinds(fen);
+            check_tree(fen, gives_check_agrees, "move_checks agrees with making the move");
+            check_tree(fen, move_kinds_agree, "the noisy and the quiet moves are the legal ones, each once");
             test_accumulators(fen, positions % 10 == 0 ? 2 : 1);
             if (positions % 4 == 0)
                 test_move_validation(fen);

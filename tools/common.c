@@ -190,3 +190,135 @@ void abandon_output(FILE *f, const char *path)
     fclose(f);
     remove(tmp);
 }
+
+void *grow_array(void *array, long *capacity, long need, size_t item, long first)
+{
+    long more = *capacity ? *capacity : first;
+    void *grown;
+    if (need <= *capacity)
+        return array;
+    while (more < need)
+        more *= 2;
+    if ((grown = realloc(array, item * (size_t)more)) != NULL)
+        *capacity = more;
+    return grown;
+}
+
+void tool_defaults(ToolOptions *o, const char *out, int epochs, double rate, double lambda)
+{
+    memset(o, 0, sizeof *o);
+    o->out = out;
+    o->epochs = epochs;
+    o->batch = 16384;
+    o->rate = rate;
+    o->lambda = lambda;
+    o->seed = 1;
+}
+
+int take_number(const NumberOption *table, int count, const char *key, const char *value)
+{
+    char *end;
+    int i;
+    for (i = 0; i < count && strcmp(table[i].name, key) != 0; i++)
+        ;
+    if (i == count)
+        return 0;
+    errno = 0;
+    if (table[i].real) {
+        *table[i].real = strtod(value, &end);
+    } else {
+        long n = strtol(value, &end, 10);
+        if (errno || n < -2147483647L || n > 2147483647L)
+            return -1;
+        *table[i].whole = (int)n;
+    }
+    return end != value && !*end ? 1 : -1;
+}
+
+/* Takes one of the options both tools share; returns 1, 0 when key is not one, -1 when the
+ * value is bad. */
+static int shared_option(ToolOptions *o, const char *key, const char *value)
+{
+    char *end;
+    if (strcmp(key, "--data") == 0) {
+        if (o->data_count == DATA_FILES_MAX)
+            return -1;
+        o->data[o->data_count++] = value;
+        return 1;
+    }
+    if (strcmp(key, "--out") == 0) {
+        o->out = value;
+        return 1;
+    }
+    if (strcmp(key, "--seed") == 0 || strcmp(key, "--limit") == 0) {
+        unsigned long long n = strtoull(value, &end, 10);
+        if (end == value || *end || value[0] == '-')
+            return -1;
+        if (key[2] == 's')
+            o->seed = n;
+        else
+            o->limit = (long)n;
+        return 1;
+    }
+    {
+        const NumberOption numbers[] = {
+            { "--epochs", &o->epochs, NULL }, { "--batch", &o->batch, NULL },
+            { "--rate", NULL, &o->rate }, { "--lambda", NULL, &o->lambda },
+        };
+        return take_number(numbers, (int)(sizeof numbers / sizeof numbers[0]), key, value);
+    }
+}
+
+int tool_options(int argc, char **argv, ToolOptions *o, void (*usage)(FILE *out), OptionTake take, void *own)
+{
+    int i;
+    for (i = 1; i < argc; i++) {
+        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        int taken;
+        if (strcmp(key, "--help") == 0) {
+            usage(stdout);
+            exit(0);
+        }
+        if (!value) {
+            fprintf(stderr, "error: %s needs a value (see --help)\n", key);
+            return 0;
+        }
+        i++;
+        taken = shared_option(o, key, value);
+        if (taken == 0 && take)
+            taken = take(own, key, value);
+        if (taken == 0) {
+            fprintf(stderr, "error: unknown option '%s' (see --help)\n", key);
+            return 0;
+        }
+        if (taken < 0) {
+            fprintf(stderr, "error: %s '%s' is not a good value (see --help)\n", key, value);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int tool_read_data(const ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure)
+{
+    LabelledCount count;
+    char err[400];
+    int d;
+    for (d = 0; d < o->data_count; d++) {
+        if (!labelled_read(o->data[d], visit, context, o->limit, &count, err, sizeof err)) {
+            fprintf(stderr, "error: %s\n", *failure ? *failure : err);
+            return 0;
+        }
+        printf("%s: %ld lines, %ld positions, %ld malformed\n", o->data[d], count.lines, count.good, count.malformed);
+    }
+    return 1;
+}
+
+size_t tool_command(char *summary, size_t size, const char *tool, int argc, char **argv)
+{
+    size_t used = (size_t)snprintf(summary, size, " * Command: %s", tool);
+    int i;
+    for (i = 1; i < argc && used < size - 200; i++)
+        used += (size_t)snprintf(summary + used, size - used, " %s", argv[i]);
+    return used;
+}

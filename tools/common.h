@@ -44,8 +44,54 @@ double random_unit(Random *r);
 /* Returns a number from a normal distribution with mean 0 and deviation 1 (Box-Muller). */
 double random_normal(Random *r);
 
+/* Makes room for need items of item bytes in array, which holds *capacity (doubling from
+ * first): returns the array, perhaps moved, or NULL when memory is short (array as it was). */
+void *grow_array(void *array, long *capacity, long need, size_t item, long first);
+
 /* The logistic function 1 / (1 + e^-x). */
 double sigmoid(double x);
+
+/* The options both tools take: the data (FILE '-' for standard input, at most DATA_FILES_MAX),
+ * the table to write, the schedule, the blend of result and score, the seed, a line limit. */
+enum { DATA_FILES_MAX = 16 };
+typedef struct {
+    const char *data[DATA_FILES_MAX];
+    int data_count;
+    const char *out;
+    int epochs;
+    int batch;
+    double rate;
+    double lambda;
+    uint64_t seed;
+    long limit;
+} ToolOptions;
+
+/* Sets o to the defaults both tools share (batch 16384, seed 1, nothing else set) and these. */
+void tool_defaults(ToolOptions *o, const char *out, int epochs, double rate, double lambda);
+
+/* A tool's own options: returns 1 when it takes key (its value read into own), 0 when key is
+ * not one of them, -1 when the value is bad. */
+typedef int (*OptionTake)(void *own, const char *key, const char *value);
+
+/* Reads argv's `--key value` pairs into o, or into the tool's own options through take (NULL:
+ * none); --help prints usage and exits. Returns 1, or 0 after one error line. The caller
+ * fills o's defaults first and checks the values after. */
+int tool_options(int argc, char **argv, ToolOptions *o, void (*usage)(FILE *out), OptionTake take, void *own);
+/* A numeric option: its name and where its value goes, a whole number or a real one. */
+typedef struct {
+    const char *name;
+    int *whole;
+    double *real;
+} NumberOption;
+/* Takes key's value whole into the option of table (count of them) named key: returns 1, 0
+ * when none is named so, -1 when the value is not a number. */
+int take_number(const NumberOption *table, int count, const char *key, const char *value);
+
+/* Reads every data file of o, handing each good line to visit, with a line of counts per file
+ * on stdout. Returns 1, or 0 after one error line (*failure, when the visitor set it, says why). */
+int tool_read_data(const ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure);
+/* Writes " * Command: TOOL ARGS" and a newline into summary, the arguments cut to fit. */
+size_t tool_command(char *summary, size_t size, const char *tool, int argc, char **argv);
 
 /* Opens path.tmp for writing; commit_output renames it over path once it is complete, and
  * abandon_output removes it. Each returns 1, or 0 with a reason in err. */

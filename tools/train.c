@@ -150,15 +150,7 @@ typedef struct {
 } ScaleJob;
 
 typedef struct {
-    const char *data[16];
-    int data_count;
-    const char *out;
-    int epochs;
-    int batch;
-    double rate;
-    double lambda;
-    uint64_t seed;
-    long limit;
+    ToolOptions tool;       /* the options both tools take */
     int mirror;             /* 1: each sample is mirrored a..h with probability 1/2 */
     int factorize;          /* 1: learn shared piece, rank and file components (Factors) */
     double k_data;          /* the scale of the data's scores, or 0 to fit it to the results */
@@ -172,6 +164,7 @@ typedef struct {
 /* prototypes */
 static void usage(FILE *out);
 static int parse_options(int argc, char **argv, Options *o);
+static int take_option(void *own, const char *key, const char *value);
 static int add_position(void *context, const Board *b, int score, double result, int held_out);
 static void *worker_main(void *arg);
 static void run_shards(ShardRun run, void *context, int threads);
@@ -231,71 +224,15 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, Options *o)
 {
-    int i;
+    ToolOptions *c = &o->tool;
     memset(o, 0, sizeof *o);
-    o->out = "tables/nnue.h";
-    o->epochs = 30;
-    o->batch = 16384;
-    o->rate = 0.001;
-    o->lambda = 0.3;
-    o->seed = 1;
+    tool_defaults(c, "tables/nnue.h", 30, 0.001, 0.3);
     o->factorize = 1;
     o->threads = 2;
     o->hidden = 256;
-    for (i = 1; i < argc; i++) {
-        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
-        if (strcmp(key, "--help") == 0) {
-            usage(stdout);
-            exit(0);
-        }
-        if (!value) {
-            fprintf(stderr, "error: %s needs a value (see --help)\n", key);
-            return 0;
-        }
-        i++;
-        if (strcmp(key, "--data") == 0 && o->data_count < 16)
-            o->data[o->data_count++] = value;
-        else if (strcmp(key, "--out") == 0)
-            o->out = value;
-        else if (strcmp(key, "--epochs") == 0)
-            o->epochs = (int)strtol(value, &end, 10);
-        else if (strcmp(key, "--batch") == 0)
-            o->batch = (int)strtol(value, &end, 10);
-        else if (strcmp(key, "--rate") == 0)
-            o->rate = strtod(value, &end);
-        else if (strcmp(key, "--lambda") == 0)
-            o->lambda = strtod(value, &end);
-        else if (strcmp(key, "--seed") == 0)
-            o->seed = strtoull(value, &end, 10);
-        else if (strcmp(key, "--limit") == 0)
-            o->limit = strtol(value, &end, 10);
-        else if (strcmp(key, "--mirror") == 0)
-            o->mirror = (int)strtol(value, &end, 10);
-        else if (strcmp(key, "--k-data") == 0)
-            o->k_data = strtod(value, &end);
-        else if (strcmp(key, "--factorize") == 0)
-            o->factorize = (int)strtol(value, &end, 10);
-        else if (strcmp(key, "--save") == 0)
-            o->save = value;
-        else if (strcmp(key, "--load") == 0)
-            o->load = value;
-        else if (strcmp(key, "--check") == 0)
-            o->check = value;
-        else if (strcmp(key, "--threads") == 0)
-            o->threads = (int)strtol(value, &end, 10);
-        else if (strcmp(key, "--hidden") == 0)
-            o->hidden = (int)strtol(value, &end, 10);
-        else {
-            fprintf(stderr, "error: unknown option '%s' (see --help)\n", key);
-            return 0;
-        }
-        if (end && (*end || end == value)) {
-            fprintf(stderr, "error: %s '%s' is not a number\n", key, value);
-            return 0;
-        }
-    }
-    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0 || o->k_data < 0
+    if (!tool_options(argc, argv, c, usage, take_option, o))
+        return 0;
+    if (!c->data_count || c->epochs < 0 || c->batch < 1 || c->rate <= 0 || c->lambda < 0 || c->lambda > 1 || o->k_data < 0
         || o->threads < 1 || o->threads > SHARDS || o->hidden < 16 || o->hidden > NNUE_HIDDEN_MAX || o->hidden % 16) {
         fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1], threads 1 to %d,"
                 " hidden a multiple of 16 up to %d\n", SHARDS, NNUE_HIDDEN_MAX);
@@ -304,32 +241,46 @@ static int parse_options(int argc, char **argv, Options *o)
     return 1;
 }
 
+/* Takes one of the trainer's own options into own (an Options): 1, 0 for an unknown key, -1 for
+ * a bad value. */
+static int take_option(void *own, const char *key, const char *value)
+{
+    Options *o = own;
+    const NumberOption numbers[] = {
+        { "--mirror", &o->mirror, NULL }, { "--factorize", &o->factorize, NULL }, { "--threads", &o->threads, NULL },
+        { "--hidden", &o->hidden, NULL }, { "--k-data", NULL, &o->k_data },
+    };
+    int taken = take_number(numbers, (int)(sizeof numbers / sizeof numbers[0]), key, value);
+    if (taken != 0)
+        return taken;
+    if (strcmp(key, "--save") == 0)
+        o->save = value;
+    else if (strcmp(key, "--load") == 0)
+        o->load = value;
+    else if (strcmp(key, "--check") == 0)
+        o->check = value;
+    else
+        return 0;
+    return 1;
+}
+
 /* Stores one labelled position as its inputs from white's view (a LabelledVisit). */
 static int add_position(void *context, const Board *b, int score, double result, int held_out)
 {
     Trainer *t = context;
     SampleSet *set = held_out ? &t->validation : &t->train;
-    Sample *s;
+    Sample *s, *samples;
+    uint16_t *inputs;
     int sq, count = 0;
-    if (set->size == set->capacity) {
-        long capacity = set->capacity ? 2 * set->capacity : 1 << 16;
-        Sample *grown = realloc(set->samples, sizeof(Sample) * (size_t)capacity);
-        if (!grown) {
-            t->failure = "out of memory for the positions";
-            return 1;
-        }
-        set->samples = grown;
-        set->capacity = capacity;
-    }
-    if (t->input_count + MAX_INPUTS > t->input_capacity) {
-        long capacity = t->input_capacity ? 2 * t->input_capacity : 1 << 22;
-        uint16_t *grown = realloc(t->inputs, sizeof(uint16_t) * (size_t)capacity);
-        if (!grown) {
-            t->failure = "out of memory for the inputs";
-            return 1;
-        }
-        t->inputs = grown;
-        t->input_capacity = capacity;
+    samples = grow_array(set->samples, &set->capacity, set->size + 1, sizeof(Sample), 1 << 16);
+    if (samples)
+        set->samples = samples;
+    inputs = grow_array(t->inputs, &t->input_capacity, t->input_count + MAX_INPUTS, sizeof(uint16_t), 1 << 22);
+    if (inputs)
+        t->inputs = inputs;
+    if (!samples || !inputs) {
+        t->failure = "out of memory for the positions";
+        return 1;
     }
     s = &set->samples[set->size++];
     s->first = (uint32_t)t->input_count;
@@ -717,7 +668,7 @@ static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch)
 {
     Network grad[SHARDS], moments[2];
     Factors factors;
-    uint8_t *mirror = malloc((size_t)o->batch);
+    uint8_t *mirror = malloc((size_t)o->tool.batch);
     char err[400];
     long *order = malloc(sizeof(long) * (size_t)t->train.size), step = 0, j;
     int epoch, shard;
@@ -740,20 +691,20 @@ static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch)
     update.moment1 = moments[0];
     update.moment2 = moments[1];
     update.factors = &factors;
-    random_seed(&r, o->seed + 1);
+    random_seed(&r, o->tool.seed + 1);
     for (j = 0; j < t->train.size; j++)
         order[j] = j;
-    for (epoch = 1; epoch <= o->epochs; epoch++) {
-        double rate = o->rate * pow(0.05, o->epochs > 1 ? (double)(epoch - 1) / (o->epochs - 1) : 0), loss = 0;
+    for (epoch = 1; epoch <= o->tool.epochs; epoch++) {
+        double rate = o->tool.rate * pow(0.05, o->tool.epochs > 1 ? (double)(epoch - 1) / (o->tool.epochs - 1) : 0), loss = 0;
         for (j = t->train.size - 1; j > 0; j--) {
             long other = (long)(random_next(&r) % (uint64_t)(j + 1)), tmp = order[j];
             order[j] = order[other];
             order[other] = tmp;
         }
-        for (j = 0; j < t->train.size; j += o->batch) {
+        for (j = 0; j < t->train.size; j += o->tool.batch) {
             long q;
             batch.begin = j;
-            batch.end = j + o->batch < t->train.size ? j + o->batch : t->train.size;
+            batch.end = j + o->tool.batch < t->train.size ? j + o->tool.batch : t->train.size;
             for (q = batch.begin; q < batch.end; q++)
                 mirror[q - j] = (uint8_t)(o->mirror && (random_next(&r) & 1));
             run_shards(batch_shard, &batch, t->threads);
@@ -912,7 +863,7 @@ static void write_hidden_packed(FILE *f, const Network *n)
  * NNUE_TABLE_WEIGHTS is defined (extra.c), the hidden weights packed. */
 static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size)
 {
-    FILE *f = begin_output(o->out, err, err_size);
+    FILE *f = begin_output(o->tool.out, err, err_size);
     int hidden = n->hidden;
     if (!f)
         return 0;
@@ -921,7 +872,7 @@ static int write_network(const Network *n, const Options *o, const char *summary
                " * Generated by tools/train.c (`make train`) from positions labelled by Stockfish 15.1\n"
                " * (GPL-3; its scores and game results are the training labels); do not edit by hand. Its\n"
                " * shape is read by extra.h, its weights by extra.c alone.\n%s */\n",
-            o->out, NNUE_INPUTS, hidden, summary);
+            o->tool.out, NNUE_INPUTS, hidden, summary);
     fprintf(f, "#ifndef TABLES_NNUE_H\n#define TABLES_NNUE_H\n#define NNUE_TABLE_HIDDEN %d\n#define NNUE_TABLE_BUCKETS %d\n"
                "#endif\n\n#ifdef NNUE_TABLE_WEIGHTS\n", hidden, NNUE_BUCKETS);
     write_hidden_packed(f, n);
@@ -933,11 +884,11 @@ static int write_network(const Network *n, const Options *o, const char *summary
     write_values(f, n->output_bias, NNUE_BUCKETS, NNUE_QB);
     fprintf(f, "};\n#endif\n");
     if (ferror(f)) {
-        snprintf(err, err_size, "cannot write %s", o->out);
-        abandon_output(f, o->out);
+        snprintf(err, err_size, "cannot write %s", o->tool.out);
+        abandon_output(f, o->tool.out);
         return 0;
     }
-    return commit_output(f, o->out, err, err_size);
+    return commit_output(f, o->tool.out, err, err_size);
 }
 
 int main(int argc, char **argv)
@@ -946,35 +897,28 @@ int main(int argc, char **argv)
     static Scratch scratch[SHARDS];
     Network n;
     Options o;
-    LabelledCount count;
     Random r;
     char err[400], summary[2000];
     double k_data, before[2], after[2];
-    int i, d;
-    size_t used = 0;
+    size_t used;
     movement_init();
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
     t.threads = o.threads;
-    for (d = 0; d < o.data_count; d++) {
-        if (!labelled_read(o.data[d], add_position, &t, o.limit, &count, err, sizeof err)) {
-            fprintf(stderr, "error: %s\n", t.failure ? t.failure : err);
-            return 1;
-        }
-        printf("%s: %ld lines, %ld positions, %ld malformed\n", o.data[d], count.lines, count.good, count.malformed);
-    }
+    if (!tool_read_data(&o.tool, add_position, &t, &t.failure))
+        return 1;
     if (!t.train.size || !t.validation.size) {
         fprintf(stderr, "error: too few positions to train and validate (%ld and %ld)\n", t.train.size, t.validation.size);
         return 1;
     }
     k_data = o.k_data > 0 ? o.k_data : fit_k_data(&t.train, t.threads);
-    set_targets(&t.train, k_data, o.lambda);
-    set_targets(&t.validation, k_data, o.lambda);
+    set_targets(&t.train, k_data, o.tool.lambda);
+    set_targets(&t.validation, k_data, o.tool.lambda);
     if (!network_alloc(&n, o.hidden, 1)) {
         fprintf(stderr, "error: out of memory for the network\n");
         return 1;
     }
-    random_seed(&r, o.seed);
+    random_seed(&r, o.tool.seed);
     network_init(&n, &r);
     if (o.load && !load_floats(&n, o.load, err, sizeof err)) {
         fprintf(stderr, "error: %s\n", err);
@@ -983,25 +927,23 @@ int main(int argc, char **argv)
     before[0] = set_loss(&t, &t.train, &n, scratch);
     before[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("%ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d hidden per side\n",
-           t.train.size, t.validation.size, k_data, EVAL_K, o.lambda, n.hidden);
+           t.train.size, t.validation.size, k_data, EVAL_K, o.tool.lambda, n.hidden);
     printf("before: training %.6f, validation %.6f\n", before[0], before[1]);
     train(&t, &o, &n, scratch);
     after[0] = set_loss(&t, &t.train, &n, scratch);
     after[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("after:  training %.6f, validation %.6f\n", after[0], after[1]);
-    used += (size_t)snprintf(summary + used, sizeof summary - used, " * Command: train");
-    for (i = 1; i < argc && used < sizeof summary - 200; i++)
-        used += (size_t)snprintf(summary + used, sizeof summary - used, " %s", argv[i]);
+    used = tool_command(summary, sizeof summary, "train", argc, argv);
     snprintf(summary + used, sizeof summary - used,
              "\n * %ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d epochs.\n"
              " * Loss (mean squared error of the win probability) before: training %.6f, validation %.6f;\n"
              " * after: training %.6f, validation %.6f.\n",
-             t.train.size, t.validation.size, k_data, EVAL_K, o.lambda, o.epochs, before[0], before[1], after[0], after[1]);
+             t.train.size, t.validation.size, k_data, EVAL_K, o.tool.lambda, o.tool.epochs, before[0], before[1], after[0], after[1]);
     if (!write_network(&n, &o, summary, err, sizeof err)) {
         fprintf(stderr, "error: %s\n", err);
         return 1;
     }
-    printf("wrote %s\n", o.out);
+    printf("wrote %s\n", o.tool.out);
     if (o.check && !print_checks(&t, &n, o.check, scratch))
         return 1;
     return 0;

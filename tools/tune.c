@@ -57,17 +57,7 @@ typedef struct {
     const char *failure;    /* set when memory runs out */
 } Tuner;
 
-typedef struct {
-    const char *data[16];
-    int data_count;
-    const char *out;
-    int epochs;
-    int batch;
-    double rate;
-    double lambda;
-    uint64_t seed;
-    long limit;
-} Options;
+typedef ToolOptions Options;
 
 /* prototypes */
 static int parse_options(int argc, char **argv, Options *o);
@@ -100,52 +90,10 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, Options *o)
 {
-    int i;
-    memset(o, 0, sizeof *o);
-    o->out = "tables/hce.h";
-    o->epochs = 200;
-    o->batch = 16384;
-    o->rate = 1.0;
-    o->lambda = 0.5;
-    o->seed = 1;
-    for (i = 1; i < argc; i++) {
-        const char *key = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
-        if (strcmp(key, "--help") == 0) {
-            usage(stdout);
-            exit(0);
-        }
-        if (!value) {
-            fprintf(stderr, "error: %s needs a value (see --help)\n", key);
-            return 0;
-        }
-        i++;
-        if (strcmp(key, "--data") == 0 && o->data_count < 16)
-            o->data[o->data_count++] = value;
-        else if (strcmp(key, "--out") == 0)
-            o->out = value;
-        else if (strcmp(key, "--epochs") == 0)
-            o->epochs = (int)strtol(value, &end, 10);
-        else if (strcmp(key, "--batch") == 0)
-            o->batch = (int)strtol(value, &end, 10);
-        else if (strcmp(key, "--rate") == 0)
-            o->rate = strtod(value, &end);
-        else if (strcmp(key, "--lambda") == 0)
-            o->lambda = strtod(value, &end);
-        else if (strcmp(key, "--seed") == 0)
-            o->seed = strtoull(value, &end, 10);
-        else if (strcmp(key, "--limit") == 0)
-            o->limit = strtol(value, &end, 10);
-        else {
-            fprintf(stderr, "error: unknown option '%s' (see --help)\n", key);
-            return 0;
-        }
-        if (end && (*end || end == value)) {
-            fprintf(stderr, "error: %s '%s' is not a number\n", key, value);
-            return 0;
-        }
-    }
-    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1 || o->limit < 0) {
+    tool_defaults(o, "tables/hce.h", 200, 1.0, 0.5);
+    if (!tool_options(argc, argv, o, usage, NULL, NULL))
+        return 0;
+    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1) {
         fprintf(stderr, "error: tune needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1]\n");
         return 0;
     }
@@ -155,14 +103,10 @@ static int parse_options(int argc, char **argv, Options *o)
 /* Grows the term array for `more` terms; returns where they go, or NULL. */
 static Term *grow_terms(Tuner *t, long more)
 {
-    if (t->term_count + more > t->term_capacity) {
-        long capacity = t->term_capacity ? 2 * t->term_capacity : 1 << 20;
-        Term *grown = realloc(t->terms, sizeof(Term) * (size_t)capacity);
-        if (!grown)
-            return NULL;
-        t->terms = grown;
-        t->term_capacity = capacity;
-    }
+    Term *terms = grow_array(t->terms, &t->term_capacity, t->term_count + more, sizeof(Term), 1 << 20);
+    if (!terms)
+        return NULL;
+    t->terms = terms;
     return t->terms + t->term_count;
 }
 
@@ -183,16 +127,11 @@ static int add_position(void *context, const Board *b, int score, double result,
         t->special++;
         return 0;
     }
-    if (set->size == set->capacity) {
-        long capacity = set->capacity ? 2 * set->capacity : 1 << 16;
-        Sample *grown = realloc(set->samples, sizeof(Sample) * (size_t)capacity);
-        if (!grown) {
-            t->failure = "out of memory for the positions";
-            return 1;
-        }
-        set->samples = grown;
-        set->capacity = capacity;
+    if ((s = grow_array(set->samples, &set->capacity, set->size + 1, sizeof(Sample), 1 << 16)) == NULL) {
+        t->failure = "out of memory for the positions";
+        return 1;
     }
+    set->samples = s;
     if (!(out = grow_terms(t, f.length))) {
         t->failure = "out of memory for the features";
         return 1;
@@ -445,12 +384,11 @@ int main(int argc, char **argv)
 {
     static Tuner t;
     Options o;
-    LabelledCount count;
     char err[400], summary[2000];
     double *mg, *eg, k_data, k, before[2], after[2];
     const int *weights;
     int i, d;
-    size_t used = 0;
+    size_t used;
     eval_init();
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
@@ -473,13 +411,8 @@ int main(int argc, char **argv)
     for (i = 0; i < t.group_count; i++)
         for (d = 0; d < t.groups[i].count; d++)
             t.danger[t.groups[i].first + d] = t.groups[i].danger;
-    for (d = 0; d < o.data_count; d++) {
-        if (!labelled_read(o.data[d], add_position, &t, o.limit, &count, err, sizeof err)) {
-            fprintf(stderr, "error: %s\n", t.failure ? t.failure : err);
-            return 1;
-        }
-        printf("%s: %ld lines, %ld positions, %ld malformed\n", o.data[d], count.lines, count.good, count.malformed);
-    }
+    if (!tool_read_data(&o, add_position, &t, &t.failure))
+        return 1;
     if (!t.train.size || !t.validation.size) {
         fprintf(stderr, "error: too few positions to tune and validate (%ld and %ld)\n", t.train.size, t.validation.size);
         return 1;
@@ -499,9 +432,7 @@ int main(int argc, char **argv)
     after[0] = set_error(&t.train, t.terms, mg, eg, k);
     after[1] = set_error(&t.validation, t.terms, mg, eg, k);
     printf("after:  training %.6f, validation %.6f\n", after[0], after[1]);
-    used += (size_t)snprintf(summary + used, sizeof summary - used, " * Command: tune");
-    for (i = 1; i < argc && used < sizeof summary - 200; i++)
-        used += (size_t)snprintf(summary + used, sizeof summary - used, " %s", argv[i]);
+    used = tool_command(summary, sizeof summary, "tune", argc, argv);
     snprintf(summary + used, sizeof summary - used,
              "\n * %ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d epochs.\n"
              " * Mean squared error before: training %.6f, validation %.6f; after: %.6f, %.6f.\n",
