@@ -1101,6 +1101,17 @@ int move_checks(Board *b, const CheckSquares *cs, Move m)
 
 /* ------------------------------------------------------------ make/unmake */
 
+uint64_t board_key_after(const Board *b, Move m)
+{
+    int from = move_from(m), to = move_to(m), piece = b->squares[from], captured = b->squares[to];
+    uint64_t key = b->key ^ zobrist_side ^ zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+    if (captured != EMPTY && move_kind(m) != KIND_CASTLE)
+        key ^= zobrist_piece[captured][to];
+    if (b->ep_square != NO_SQUARE)
+        key ^= zobrist_ep[square_file(b->ep_square)];
+    return key ^ zobrist_castle[b->castling] ^ zobrist_castle[b->castling & b->castle_keep[from] & b->castle_keep[to]];
+}
+
 void board_make(Board *b, Move m, Undo *u)
 {
     int from = move_from(m), to = move_to(m), kind = move_kind(m), us = b->side;

@@ -231,6 +231,10 @@ void board_mirror(const Board *b, Board *out);
 int board_is_ok(const Board *b);
 /* Recomputes the Zobrist key from scratch. */
 uint64_t board_compute_key(const Board *b);
+/* Returns the key b will have after m, for fetching its table entry early: exact for a move
+ * that is neither castling, en passant, a promotion nor a double push; for those, a near guess
+ * (board_make's key is the true one). */
+uint64_t board_key_after(const Board *b, Move m);
 
 /* Returns every piece of either colour in `occupied` that attacks sq, sliders seeing
  * through the squares missing from `occupied` (for exchange evaluation). */

@@ -224,6 +224,30 @@ static int move_kinds_agree(Board *b, int depth)
     return agree;
 }
 
+/* board_key_after() gives the key board_make() makes for every move but castling, en passant,
+ * promotions and double pushes (where it only guesses), in the position and in each position a
+ * legal move leads to. */
+static int key_after_agrees(Board *b, int depth)
+{
+    MoveList list;
+    int i, agree = 1;
+    gen_legal(b, &list, GEN_ALL);
+    for (i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        int guess = move_kind(m) != KIND_NORMAL
+                    || (piece_type(b->squares[move_from(m)]) == PAWN && (move_from(m) ^ move_to(m)) == 16);
+        uint64_t predicted = board_key_after(b, m);
+        Undo u;
+        board_make(b, m, &u);
+        if (!guess && predicted != b->key)
+            agree = 0;
+        if (depth > 1)
+            agree &= key_after_agrees(b, depth - 1);
+        board_unmake(b, m, &u);
+    }
+    return agree;
+}
+
 /* Checks that agrees holds in fen's position and in each position two plies on. */
 static void check_tree(const char *fen, int (*agrees)(Board *b, int depth), const char *what)
 {
@@ -757,6 +781,7 @@ int main(int argc, char **argv)
             test_eval_symmetry(fen);
             check_tree(fen, gives_check_agrees, "move_checks agrees with making the move");
             check_tree(fen, move_kinds_agree, "the noisy and the quiet moves are the legal ones, each once");
+            check_tree(fen, key_after_agrees, "board_key_after gives the key of making the move");
             test_accumulators(fen, positions % 10 == 0 ? 2 : 1);
             if (positions % 4 == 0)
                 test_move_validation(fen);
