@@ -2091,6 +2091,8 @@ static void correction_entry_update(int16_t *e, int diff, int weight)
 static void push_move(Search *s, Move m, Undo *u, int ply)
 {
     Ply *here = ply_at(s, ply);
+    /* the child's bucket loads while the move is made; the prefetch after board_make repeats
+     * it (nearly free) for the null move and the moves whose key board_key_after only guesses */
     if (m != MOVE_NONE)
         tt_prefetch(s->table, board_key_after(&s->board, m));
     nnue_delta(&s->board, m, &s->net.delta[ply + 1]);
