@@ -1293,50 +1293,81 @@ static void level_choose(Search *s)
 
 /* ================================================================== search */
 /* The search's margins, scores in centipawns and depths in plies. Their shapes follow
- * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. */
+ * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. Those
+ * written P_* below are search parameters, in search_params. */
 enum {
-    ASPIRATION_DEPTH = 5,       /* aspiration windows from this depth on, */
-    ASPIRATION_DELTA = 25,      /* this far either side of the last score, widened by half on a fail */
-    RFP_DEPTH = 8,              /* reverse futility pruning up to this depth, when the evaluation */
-    RFP_MARGIN = 80,            /* beats beta by this much a ply (a ply fewer when improving) */
-    RAZOR_DEPTH = 2,            /* razoring up to this depth, when the evaluation stays this much */
-    RAZOR_MARGIN = 250,         /* a ply below alpha */
+    ASPIRATION_DEPTH = 5,       /* aspiration windows from this depth on, P_ASPIRATION_DELTA wide */
+    RFP_DEPTH = 8,              /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
+    RAZOR_DEPTH = 2,            /* razoring up to this depth (P_RAZOR_MARGIN) */
     NMP_DEPTH = 3,              /* null move pruning from this depth on, reducing by NMP_REDUCTION */
     NMP_REDUCTION = 3,          /* plies, plus one every NMP_DEPTH_DIVISOR plies of depth, */
     NMP_DEPTH_DIVISOR = 4,
-    NMP_EVAL_DIVISOR = 200,     /* plus one for every this much the evaluation beats beta by, */
-    NMP_EVAL_MAX = 3,           /* that part at most this */
+    NMP_EVAL_MAX = 3,           /* plus one for every P_NMP_EVAL_DIVISOR the evaluation beats beta by, at most this */
     IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
     LMP_DEPTH = 8,              /* late move pruning up to this depth: quiet moves after */
     LMP_BASE = 3,               /* (LMP_BASE + depth^2) / 2 of them (twice as many when improving) */
-    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth, when */
-    FUTILITY_MARGIN = 100,      /* eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth cannot reach alpha */
-    FUTILITY_PER_PLY = 90,
-    SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth, when they lose more */
-    SEE_PRUNE_PER_PLY = 100,    /* than this a ply (static exchange evaluation) */
-    SEE_QUIET_DEPTH = 8,        /* quiet moves pruned up to this depth, when they lose more */
-    SEE_QUIET_PER_PLY = 64,     /* than this a ply (the piece is left to be taken), while the
-                                 * opponent has a piece: against a lone king or pawns every
-                                 * move is searched (K+B+N against K needs them) */
+    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth (P_FUTILITY_*) */
+    SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
+    SEE_QUIET_DEPTH = 8,        /* quiet moves pruned up to this depth (P_SEE_QUIET_PER_PLY) */
     SE_DEPTH = 6,               /* singular extensions from this depth on, of a hash move stored */
     SE_TT_DEPTH_SLACK = 3,      /* at most this many plies shallower, when the other moves searched */
     SE_MARGIN_PER_PLY = 2,      /* to half the depth stay this much a ply below its score; */
     SE_DOUBLE_MARGIN = 20,      /* twice, when this much further below (outside PV nodes), */
     SE_DOUBLE_MAX = 6,          /* at most this many times on a path */
-    LMR_DEPTH = 3,              /* late move reductions of quiet moves from this depth on, */
-    LMR_HISTORY_DIVISOR = 10000, /* a ply less for every this much history (more when it is negative) */
+    LMR_DEPTH = 3,              /* late move reductions of quiet moves from this depth on */
     ROOT_LMR_DEPTH = 3,         /* at the root from this depth on, quiet moves after the first */
     ROOT_LMR_MOVES = 4,         /* ROOT_LMR_MOVES are searched a ply shallower first */
-    DELTA_MARGIN = 200,         /* the quiescence search skips a capture that, even this much ahead, stays below alpha */
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
-    HISTORY_BONUS_SCALE = 16,   /* a quiet move's history changes by HISTORY_BONUS_SCALE * depth^2, */
-    HISTORY_BONUS_MAX = 1600,   /* at most this */
     MVV_LVA_SCALE = 16,         /* captures order by the victim's value times this, less the attacker's type, */
     CAPTURE_HISTORY_DIVISOR = 8, /* plus their capture history divided by this */
     LMR_TABLE = 64              /* the reduction table's depths and move numbers */
 };
-/* The late move reduction of move number m at depth d: LMR_BASE + ln(d) ln(m) / LMR_DIVISOR. */
-static const double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
+
+/* The search parameters: margins that a command line may set (--param NAME=VALUE, through
+ * search_param_set) and tools/spsa.mjs tunes, each with the range it may take and its tuning
+ * step (how far SPSA moves it either way to compare). */
+enum {
+    P_ASPIRATION_DELTA,     /* an aspiration window this far either side of the last score, widened by half on a fail */
+    P_RFP_MARGIN,           /* reverse futility: the evaluation beats beta by this much a ply (a ply fewer when improving) */
+    P_RAZOR_MARGIN,         /* razoring: the evaluation stays this much a ply below alpha */
+    P_NMP_EVAL_DIVISOR,     /* the null move reduces a ply more for every this much the evaluation beats beta by */
+    P_FUTILITY_MARGIN,      /* futility: eval + P_FUTILITY_MARGIN + P_FUTILITY_PER_PLY * depth cannot reach alpha */
+    P_FUTILITY_PER_PLY,
+    P_SEE_PRUNE_PER_PLY,    /* a losing capture pruned when it loses more than this a ply (static exchange) */
+    P_SEE_QUIET_PER_PLY,    /* a quiet move pruned when it loses more than this a ply (the piece is left to be
+                             * taken), while the opponent has a piece: against a lone king or pawns every move
+                             * is searched (K+B+N against K needs them) */
+    P_LMR_BASE,             /* the late move reduction of move m at depth d: (P_LMR_BASE + 100 ln(d) ln(m) */
+    P_LMR_DIVISOR,          /* / (P_LMR_DIVISOR / 100)) / 100 plies (the Stockfish shape) */
+    P_LMR_HISTORY_DIVISOR,  /* a ply less for every this much history (more when it is negative) */
+    P_HISTORY_BONUS_SCALE,  /* a quiet move's history changes by P_HISTORY_BONUS_SCALE * depth^2, */
+    P_HISTORY_BONUS_MAX,    /* at most this */
+    P_DELTA_MARGIN,         /* the quiescence search skips a capture that, even this much ahead, stays below alpha */
+    SEARCH_PARAM_NB
+};
+
+static SearchParam search_params[SEARCH_PARAM_NB] = {
+    [P_ASPIRATION_DELTA] = { "aspiration_delta", 25, 8, 60, 4 },
+    [P_RFP_MARGIN] = { "rfp_margin", 80, 30, 150, 8 },
+    [P_RAZOR_MARGIN] = { "razor_margin", 250, 100, 500, 25 },
+    [P_NMP_EVAL_DIVISOR] = { "nmp_eval_divisor", 200, 80, 400, 20 },
+    [P_FUTILITY_MARGIN] = { "futility_margin", 100, 30, 250, 12 },
+    [P_FUTILITY_PER_PLY] = { "futility_per_ply", 90, 30, 200, 10 },
+    [P_SEE_PRUNE_PER_PLY] = { "see_prune_per_ply", 100, 40, 200, 10 },
+    [P_SEE_QUIET_PER_PLY] = { "see_quiet_per_ply", 64, 20, 150, 8 },
+    [P_LMR_BASE] = { "lmr_base", 75, 20, 150, 8 },
+    [P_LMR_DIVISOR] = { "lmr_divisor", 225, 150, 400, 15 },
+    [P_LMR_HISTORY_DIVISOR] = { "lmr_history_divisor", 10000, 3000, 30000, 1000 },
+    [P_HISTORY_BONUS_SCALE] = { "history_bonus_scale", 16, 4, 40, 2 },
+    [P_HISTORY_BONUS_MAX] = { "history_bonus_max", 1600, 400, 4000, 150 },
+    [P_DELTA_MARGIN] = { "delta_margin", 200, 50, 400, 20 },
+};
+
+/* Returns the value of the search parameter id (P_*). */
+static inline int param(int id)
+{
+    return search_params[id].value;
+}
 
 static int reductions[LMR_TABLE][LMR_TABLE];
 
@@ -1398,7 +1429,7 @@ static void iterate(Search *s)
 static int search_line(Search *s, int line, int depth)
 {
     int last = s->line_count > line ? s->lines[line].score : 0;
-    int delta = ASPIRATION_DELTA, alpha = -SCORE_INF, beta = SCORE_INF;
+    int delta = param(P_ASPIRATION_DELTA), alpha = -SCORE_INF, beta = SCORE_INF;
     if (depth >= ASPIRATION_DEPTH) {
         alpha = last - delta > -SCORE_INF ? last - delta : -SCORE_INF;
         beta = last + delta < SCORE_INF ? last + delta : SCORE_INF;
@@ -1734,13 +1765,13 @@ static inline void node_evaluate(Search *s, Node *n)
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score)
 {
     /* Step 5. Reverse futility pruning: far above beta at low depth. */
-    if (depth <= RFP_DEPTH && n->eval - RFP_MARGIN * (depth - n->improving) >= beta && abs(beta) < SCORE_MATE_BOUND) {
+    if (depth <= RFP_DEPTH && n->eval - param(P_RFP_MARGIN) * (depth - n->improving) >= beta && abs(beta) < SCORE_MATE_BOUND) {
         *score = n->eval;
         return 1;
     }
 
     /* Step 5b. Razoring: far below alpha near the leaves, the quiescence search decides. */
-    if (depth <= RAZOR_DEPTH && n->eval + RAZOR_MARGIN * depth <= alpha) {
+    if (depth <= RAZOR_DEPTH && n->eval + param(P_RAZOR_MARGIN) * depth <= alpha) {
         *score = qsearch(s, alpha, alpha + 1, n->ply, 1);
         if (*score <= alpha)
             return 1;
@@ -1750,7 +1781,7 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
     if (depth >= NMP_DEPTH && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->pieces) {
         Undo u;
         int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR
-                + ((n->eval - beta) / NMP_EVAL_DIVISOR < NMP_EVAL_MAX ? (n->eval - beta) / NMP_EVAL_DIVISOR : NMP_EVAL_MAX);
+                + ((n->eval - beta) / param(P_NMP_EVAL_DIVISOR) < NMP_EVAL_MAX ? (n->eval - beta) / param(P_NMP_EVAL_DIVISOR) : NMP_EVAL_MAX);
         push_move(s, MOVE_NONE, &u, n->ply);
         *score = -search(s, -beta, -beta + 1, depth - r, n->ply + 1, !n->cut_node);
         pop_move(s, MOVE_NONE, &u);
@@ -1773,12 +1804,12 @@ static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int
 {
     if (quiet && !n->pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
         return 1;
-    if (quiet && !n->pv_node && depth <= FUTILITY_DEPTH && n->eval + FUTILITY_MARGIN + FUTILITY_PER_PLY * depth <= alpha
+    if (quiet && !n->pv_node && depth <= FUTILITY_DEPTH && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * depth <= alpha
         && kind == PICK_QUIET)
         return 1;
-    if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side) && !see_ge(b, m, -SEE_QUIET_PER_PLY * depth))
+    if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side) && !see_ge(b, m, -param(P_SEE_QUIET_PER_PLY) * depth))
         return 1;
-    return !quiet && depth <= SEE_PRUNE_DEPTH && kind == PICK_BAD_NOISY && !see_ge(b, m, -SEE_PRUNE_PER_PLY * depth);
+    return !quiet && depth <= SEE_PRUNE_DEPTH && kind == PICK_BAD_NOISY && !see_ge(b, m, -param(P_SEE_PRUNE_PER_PLY) * depth);
 }
 
 /* Returns 1 if the legal move m gives check, the node's check squares found at its first ask. */
@@ -1825,7 +1856,7 @@ static int reduction(Search *s, const Node *n, int depth, int moves_tried, const
     int r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
     r += !n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check;
     if (mp->kind == PICK_QUIET)
-        r -= mp->score / LMR_HISTORY_DIVISOR;
+        r -= mp->score / param(P_LMR_HISTORY_DIVISOR);
     if (r < 0)
         r = 0;
     return r > new_depth - 1 ? new_depth - 1 : r;
@@ -1904,7 +1935,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
             if (mp.kind == PICK_BAD_NOISY)
                 continue;
             if (move_kind(m) != KIND_PROMOTION
-                && n.eval + eval_piece_value(piece_type(b->squares[move_to(m)])) + DELTA_MARGIN <= alpha
+                && n.eval + eval_piece_value(piece_type(b->squares[move_to(m)])) + param(P_DELTA_MARGIN) <= alpha
                 && move_kind(m) != KIND_EN_PASSANT)
                 continue;
         }
@@ -1975,10 +2006,11 @@ static int16_t *capture_history_at(Search *s, Move m)
     return &s->hist.capture[b->squares[move_from(m)]][move_to(m)][taken];
 }
 
-/* The history bonus of a cut-off at depth: HISTORY_BONUS_SCALE * depth^2, at most HISTORY_BONUS_MAX. */
+/* The history bonus of a cut-off at depth: P_HISTORY_BONUS_SCALE * depth^2, at most P_HISTORY_BONUS_MAX. */
 static int history_bonus(int depth)
 {
-    return depth * depth * HISTORY_BONUS_SCALE > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : depth * depth * HISTORY_BONUS_SCALE;
+    int bonus = depth * depth * param(P_HISTORY_BONUS_SCALE);
+    return bonus > param(P_HISTORY_BONUS_MAX) ? param(P_HISTORY_BONUS_MAX) : bonus;
 }
 
 /* The continuation history row of the move made `back` plies before ply (1: the move into
@@ -2446,13 +2478,37 @@ double ln(double x)
     return 2 * sum + k * 0.69314718055994531;
 }
 
-/* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape). */
+/* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape; P_LMR_BASE and
+ * P_LMR_DIVISOR in hundredths). */
 static void lmr_init(void)
 {
+    double base = param(P_LMR_BASE) / 100.0, divisor = param(P_LMR_DIVISOR) / 100.0;
     int d, m;
     for (d = 1; d < LMR_TABLE; d++)
         for (m = 1; m < LMR_TABLE; m++)
-            reductions[d][m] = (int)(LMR_BASE + ln(d) * ln(m) / LMR_DIVISOR);
+            reductions[d][m] = (int)(base + ln(d) * ln(m) / divisor);
+}
+
+/* ======================================================= search parameters */
+
+const SearchParam *search_param_at(int i)
+{
+    return i >= 0 && i < SEARCH_PARAM_NB ? &search_params[i] : NULL;
+}
+
+int search_param_set(const char *name, int value)
+{
+    int i;
+    for (i = 0; i < SEARCH_PARAM_NB && strcmp(search_params[i].name, name) != 0; i++)
+        ;
+    if (i == SEARCH_PARAM_NB)
+        return PARAM_UNKNOWN;
+    if (value < search_params[i].min || value > search_params[i].max)
+        return PARAM_OUT_OF_RANGE;
+    search_params[i].value = value;
+    if (i == P_LMR_BASE || i == P_LMR_DIVISOR)
+        lmr_init();
+    return PARAM_SET;
 }
 
 /* =================================================================== bench */

@@ -5,6 +5,7 @@
 #include "common.h"
 #include "tablefile.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,6 +43,8 @@ static int hash_file_attach(TableFile *f, Search *s, const char *path, int verbo
 static void hash_file_detach(TableFile *f, Search *s);
 static int batch_read_line(char *line, size_t size);
 static int batch_answer(Search *s, char *line, const Limits *options, long number);
+static int set_param(const char *assignment);
+static int print_params(void);
 static int run_perft(int argc, char **argv);
 static int board_from_argument(int argc, char **argv, int at, const char *usage, Board *b);
 static int run_show(int argc, char **argv, void (*show)(const Board *b));
@@ -93,6 +96,8 @@ static int run_command(Search *s, int argc, char **argv, CallOptions *options)
         return run_match(s, argc, argv);
     if (strcmp(argv[1], "datagen") == 0)
         return run_datagen(s, argc, argv);
+    if (strcmp(argv[1], "params") == 0 && argc == 2)
+        return print_params();
     if (strcmp(argv[1], "bench") == 0) {
         long long depth = 0;
         if (argc > 3 || (argc == 3 && !parse_integer(argv[2], 1, MAX_DEPTH, &depth))) {
@@ -183,7 +188,7 @@ static void print_usage(FILE *out)
 {
     fprintf(out,
         "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
-        "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | uci\n"
+        "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | params | uci\n"
         "       engine            (no arguments: speak UCI on stdin/stdout)\n"
         "       engine [options] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
         "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
@@ -205,6 +210,8 @@ static void print_usage(FILE *out)
         "  --threads N   search with N threads (1 to 256)\n"
         "  --multipv N   search the best N moves to full depth (--verbose shows each line)\n"
         "  --level N     a weaker engine: 0 (weakest) to 20 (full strength, the default)\n"
+        "  --param NAME=VALUE  set a search parameter (engine params lists them: name, value,\n"
+        "                range, tuning step; tools/spsa.mjs tunes them)\n"
         "  --hash-file FILE  keep the table and the search's history in FILE between calls\n"
         "                (also BOXER_HASH_FILE=FILE; off by default)\n"
         "  --batch       answer each stdin line FEN<TAB>moves<TAB>seconds with one line:\n"
@@ -281,6 +288,10 @@ static int read_call_options(int argc, char **argv, CallOptions *o, int *next)
             o->limits.report = report_verbose;
         } else if (strcmp(argv[i], "--batch") == 0) {
             o->batch = 1;
+        } else if (strcmp(argv[i], "--param") == 0) {
+            if (i + 1 >= argc || !set_param(argv[i + 1]))
+                return EXIT_USAGE;
+            i++;
         } else if (strcmp(argv[i], "--hash-file") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0]) {
                 fprintf(stderr, "error: --hash-file needs a file name\n");
@@ -293,6 +304,42 @@ static int read_call_options(int argc, char **argv, CallOptions *o, int *next)
         }
     }
     *next = i;
+    return 0;
+}
+
+/* Sets a search parameter from NAME=VALUE; returns 1, or 0 after one error line. */
+static int set_param(const char *assignment)
+{
+    const char *equals = strchr(assignment, '=');
+    const SearchParam *p;
+    long long value;
+    int i;
+    if (!equals || !parse_integer(equals + 1, INT_MIN, INT_MAX, &value)) {
+        print_line(stderr, "error: --param needs NAME=VALUE with a whole number, got '%.40s'", assignment);
+        return 0;
+    }
+    for (i = 0; (p = search_param_at(i)) != NULL; i++)
+        if (strlen(p->name) == (size_t)(equals - assignment) && strncmp(p->name, assignment, strlen(p->name)) == 0)
+            break;
+    if (!p) {
+        print_line(stderr, "error: --param: no search parameter '%.*s' (engine params lists them)",
+                   (int)(equals - assignment < 40 ? equals - assignment : 40), assignment);
+        return 0;
+    }
+    if (search_param_set(p->name, (int)value) != PARAM_SET) {
+        print_line(stderr, "error: --param: %s must be from %d to %d", p->name, p->min, p->max);
+        return 0;
+    }
+    return 1;
+}
+
+/* `engine params`: one line for each search parameter, its name, value, range and tuning step. */
+static int print_params(void)
+{
+    const SearchParam *p;
+    int i;
+    for (i = 0; (p = search_param_at(i)) != NULL; i++)
+        printf("%s %d %d %d %d\n", p->name, p->value, p->min, p->max, p->step);
     return 0;
 }
 

@@ -67,6 +67,19 @@ void engine_init(void);
 /* Returns 1 if this build can search on several threads, else 0. */
 int engine_has_threads(void);
 
+/* A search parameter: a margin of the search that the command line may set (--param) and
+ * tools/spsa.mjs tunes, with the range it may take and its tuning step. */
+typedef struct {
+    const char *name;
+    int value, min, max, step;
+} SearchParam;
+enum { PARAM_SET, PARAM_UNKNOWN, PARAM_OUT_OF_RANGE };
+/* Returns the i-th search parameter (from 0), or NULL past the last. */
+const SearchParam *search_param_at(int i);
+/* Sets the search parameter called name to value, for every search from now on, before any
+ * starts; returns PARAM_SET, PARAM_UNKNOWN or PARAM_OUT_OF_RANGE (then nothing changes). */
+int search_param_set(const char *name, int value);
+
 /* Seconds on a monotonic wall clock (POSIX), processor time where there is none; in
  * WebAssembly the page's clock, or 0 in the course's module, which imports none. */
 double clock_now(void);

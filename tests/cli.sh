@@ -148,6 +148,30 @@ expect_error 4 "empty" "$START" "   " 1
 expect_error 4 "legal" "$START" "e5 Nf6 xyz" 1
 expect_error 4 "checkmate" "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1" "Kf1" 1
 
+# Search parameters (tools/spsa.mjs tunes them): `engine params` lists name, value, range and
+# step, each value inside its range; --param sets one for the call, and the search then differs
+# (each set to an end of its range);
+# a name, a value or a form that is wrong is a usage error naming it.
+ITALIAN="r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+run params
+if [ $status -eq 0 ] && [ "$(grep -c '' "$tmp/out")" -ge 10 ] && awk 'NF != 5 || $2 < $3 || $2 > $4 || $3 >= $4 || $5 < 1 { exit 1 }' "$tmp/out"; then ok; else
+  bad "params: name value min max step for each, value within range (status $status, out '$out')"; fi
+# nodes_at_depth ARGS...: the node count of the last --verbose iteration of a --depth 10 search
+nodes_at_depth() { run --depth 10 --verbose "$@" "$ITALIAN" "Bb5 Bc4 d4 Nc3" 5; awk '$1 == "depth" { n = $7 } END { print n }' "$tmp/err"; }
+default_nodes=$(nodes_at_depth)
+if [ "$(nodes_at_depth --param lmr_base=75)" = "$default_nodes" ] && [ -n "$default_nodes" ]; then ok; else
+  bad "--param lmr_base=75 (its default) searched other than the default ($default_nodes nodes)"; fi
+while read -r name value min max step; do
+  other=$((value == min ? max : min))   # an end of the range: a step alone may not show at depth 10
+  if [ "$(nodes_at_depth --param "$name=$other")" != "$default_nodes" ]; then ok; else
+    bad "--param $name=$other searched the same $default_nodes nodes as $name=$value"; fi
+  expect_error 2 "$name must be from $min to $max" --param "$name=$((max + 1))" "$START" "e4" 1
+done < <("$ENGINE" params)
+expect_error 2 "no search parameter 'nonsense'" --param nonsense=3 "$START" "e4" 1
+expect_error 2 "NAME=VALUE" --param lmr_base "$START" "e4" 1
+expect_error 2 "NAME=VALUE" --param lmr_base=3x "$START" "e4" 1
+expect_error 2 "NAME=VALUE" --param "$START" "e4" 1
+
 # Help, version, subcommands.
 run --help
 if [ $status -eq 0 ] && grep -q "exit status" "$tmp/out" && grep -q -- "--depth" "$tmp/out"; then ok; else bad "--help"; fi
