@@ -11,7 +11,7 @@ HEADERS = movement.h extra.h tables/hce.h tables/nnue.h $(wildcard modes/*.h)
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
-.PHONY: all test debug tsan bench perft-bench perft-full timing sprt fuzz fuzz-links web run clean tune train
+.PHONY: all test debug tsan bench perft-bench perft-full timing sprt spsa fuzz fuzz-links web run clean tune train
 
 # The WebAssembly builds (web/README.md). The course's drop-in WEB_TARGET: a standalone module
 # with no imports, its static data from 64 KiB up (the course page writes its strings from
@@ -97,6 +97,17 @@ CONCURRENCY ?= 2
 OPENINGS ?= ../shared/data/openings.epd
 sprt: engine
 	bash tools/sprt.sh "$(BASE)" $(NODES) $(GAMES) $(ELO0) $(ELO1) $(CONCURRENCY) "$(OPENINGS)"
+
+# Tunes the search parameters (`./engine params`) for the one-shot call, cold, at SPSA_NODES nodes
+# a move: SPSA_ITERATIONS iterations of SPSA_PAIRS game pairs through ../shared/referee
+# (docs/tuning.md); prints the values found as --param options.
+SPSA_ITERATIONS ?= 480
+SPSA_PAIRS ?= 4
+SPSA_NODES ?= 10000
+SPSA_ARGS ?= --r-end 0.02 --seed 1
+spsa: engine
+	node tools/spsa.mjs --engine ./engine --iterations $(SPSA_ITERATIONS) --pairs $(SPSA_PAIRS) --nodes $(SPSA_NODES) \
+	  --openings $(OPENINGS) $(SPSA_ARGS)
 
 # The tables' makers (docs/weights.md). `make` never runs them: the
 # tables they write are committed, and remade only by these targets.
