@@ -2303,8 +2303,10 @@ static void add_noisy(Search *s, MovePicker *mp, Move m)
     if (m == mp->tt_move)
         return;
     score = noisy_score(s, m, &good);
-    if (good)
+    if (good) {
+        tt_prefetch(s->table, board_key_after(&s->board, m));
         mp->moves[mp->end++] = (ScoredMove){ m, score, PICK_GOOD_NOISY };
+    }
     else
         mp->moves[--mp->bad] = (ScoredMove){ m, score, PICK_BAD_NOISY };
 }
@@ -2347,6 +2349,8 @@ static void add_listed(Search *s, MovePicker *mp, const QuietHistories *h, Move 
     } else if (!move_is_quiet(b, m)) {
         sm->score = noisy_score(s, m, &good);
         sm->kind = good ? PICK_GOOD_NOISY : PICK_BAD_NOISY;
+        if (good)
+            tt_prefetch(s->table, board_key_after(b, m));
         sm->score += good ? LIST_GOOD_NOISY : LIST_BAD_NOISY;
     } else if (m == mp->killers[0] || m == mp->killers[1]) {
         sm->kind = PICK_KILLER, sm->score = LIST_KILLER + (m == mp->killers[0]);
