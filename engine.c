@@ -1325,7 +1325,9 @@ enum {
 
 /* The search parameters: margins that a command line may set (--param NAME=VALUE, through
  * search_param_set) and tools/spsa.mjs tunes, each with the range it may take and its tuning
- * step (how far SPSA moves it either way to compare). */
+ * step (how far SPSA moves it either way to compare). Six of the values are SPSA's for the cold
+ * one-shot call, confirmed by a fixed-node match (docs/tuning.md, 2026-11-26): the aspiration
+ * window, razoring, both futility margins, the quiet moves' SEE margin and delta pruning. */
 enum {
     P_ASPIRATION_DELTA,     /* an aspiration window this far either side of the last score, widened by half on a fail */
     P_RFP_MARGIN,           /* reverse futility: the evaluation beats beta by this much a ply (a ply fewer when improving) */
@@ -1347,20 +1349,20 @@ enum {
 };
 
 static SearchParam search_params[SEARCH_PARAM_NB] = {
-    [P_ASPIRATION_DELTA] = { "aspiration_delta", 25, 8, 60, 4 },
+    [P_ASPIRATION_DELTA] = { "aspiration_delta", 18, 8, 60, 4 },
     [P_RFP_MARGIN] = { "rfp_margin", 80, 30, 150, 8 },
-    [P_RAZOR_MARGIN] = { "razor_margin", 250, 100, 500, 25 },
+    [P_RAZOR_MARGIN] = { "razor_margin", 229, 100, 500, 25 },
     [P_NMP_EVAL_DIVISOR] = { "nmp_eval_divisor", 200, 80, 400, 20 },
-    [P_FUTILITY_MARGIN] = { "futility_margin", 100, 30, 250, 12 },
-    [P_FUTILITY_PER_PLY] = { "futility_per_ply", 90, 30, 200, 10 },
+    [P_FUTILITY_MARGIN] = { "futility_margin", 88, 30, 250, 12 },
+    [P_FUTILITY_PER_PLY] = { "futility_per_ply", 68, 30, 200, 10 },
     [P_SEE_PRUNE_PER_PLY] = { "see_prune_per_ply", 100, 40, 200, 10 },
-    [P_SEE_QUIET_PER_PLY] = { "see_quiet_per_ply", 64, 20, 150, 8 },
+    [P_SEE_QUIET_PER_PLY] = { "see_quiet_per_ply", 54, 20, 150, 8 },
     [P_LMR_BASE] = { "lmr_base", 75, 20, 150, 8 },
     [P_LMR_DIVISOR] = { "lmr_divisor", 225, 150, 400, 15 },
     [P_LMR_HISTORY_DIVISOR] = { "lmr_history_divisor", 10000, 3000, 30000, 1000 },
     [P_HISTORY_BONUS_SCALE] = { "history_bonus_scale", 16, 4, 40, 2 },
     [P_HISTORY_BONUS_MAX] = { "history_bonus_max", 1600, 400, 4000, 150 },
-    [P_DELTA_MARGIN] = { "delta_margin", 200, 50, 400, 20 },
+    [P_DELTA_MARGIN] = { "delta_margin", 241, 50, 400, 20 },
 };
 
 /* Returns the value of the search parameter id (P_*). */
