@@ -1349,7 +1349,7 @@ enum {
 };
 
 static SearchParam search_params[SEARCH_PARAM_NB] = {
-    [P_ASPIRATION_DELTA] = { "aspiration_delta", 18, 8, 60, 4 },
+    [P_ASPIRATION_DELTA] = { "aspiration_delta", 17, 8, 60, 4 },
     [P_RFP_MARGIN] = { "rfp_margin", 80, 30, 150, 8 },
     [P_RAZOR_MARGIN] = { "razor_margin", 229, 100, 500, 25 },
     [P_NMP_EVAL_DIVISOR] = { "nmp_eval_divisor", 200, 80, 400, 20 },
@@ -1801,13 +1801,15 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
 
 /* Step 9: returns 1 if move m (of the picker's kind PICK_*) may be pruned unless it gives
  * check: a late quiet move, a quiet one that cannot reach alpha (futility) or loses material
- * (static exchange), a losing capture; quiet_count quiet moves came before it. */
+ * (static exchange), a losing capture; quiet_count quiet moves came before it. Futility and
+ * the quiet moves' exchanges prune only while the opponent has a piece: against a lone king
+ * (or pawns) the quiet moves are the mating technique, scored by knowledge, not the network. */
 static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int quiet_count, int depth, int alpha)
 {
     if (quiet && !n->pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
         return 1;
     if (quiet && !n->pv_node && depth <= FUTILITY_DEPTH && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * depth <= alpha
-        && kind == PICK_QUIET)
+        && kind == PICK_QUIET && board_has_pieces(b, !b->side))
         return 1;
     if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side) && !see_ge(b, m, -param(P_SEE_QUIET_PER_PLY) * depth))
         return 1;
