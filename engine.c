@@ -1808,11 +1808,13 @@ static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int
 {
     if (quiet && !n->pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
         return 1;
-    if (quiet && !n->pv_node && depth <= FUTILITY_DEPTH && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * depth <= alpha
-        && kind == PICK_QUIET && board_has_pieces(b, !b->side))
-        return 1;
-    if (quiet && depth <= SEE_QUIET_DEPTH && board_has_pieces(b, !b->side) && !see_ge(b, m, -param(P_SEE_QUIET_PER_PLY) * depth))
-        return 1;
+    if (quiet && board_has_pieces(b, !b->side)) {
+        if (!n->pv_node && depth <= FUTILITY_DEPTH && kind == PICK_QUIET
+            && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * depth <= alpha)
+            return 1;
+        if (depth <= SEE_QUIET_DEPTH && !see_ge(b, m, -param(P_SEE_QUIET_PER_PLY) * depth))
+            return 1;
+    }
     return !quiet && depth <= SEE_PRUNE_DEPTH && kind == PICK_BAD_NOISY && !see_ge(b, m, -param(P_SEE_PRUNE_PER_PLY) * depth);
 }
 
@@ -2310,8 +2312,7 @@ static void add_noisy(Search *s, MovePicker *mp, Move m)
     if (good) {
         tt_prefetch(s->table, board_key_after(&s->board, m));
         mp->moves[mp->end++] = (ScoredMove){ m, score, PICK_GOOD_NOISY };
-    }
-    else
+    } else
         mp->moves[--mp->bad] = (ScoredMove){ m, score, PICK_BAD_NOISY };
 }
 
