@@ -2,10 +2,12 @@
 # tests/tools.sh: the table makers on a small data set (tests/data/labelled-sample.txt, 2000
 # positions of ../shared/data/labelled, labelled by Stockfish 15.1): the error falls, the same
 # seed gives the same table, the table builds the engine, and bad data is reported as
-# docs/weights.md says. Usage: tests/tools.sh (after `make tools/tune`). Ends with "N passed, N failed".
+# docs/weights.md says. Usage: tests/tools.sh [ENGINE] (after `make tools/tune`; ENGINE, ./engine if not
+# given, is the one tools/spsa.mjs plays). Ends with "N passed, N failed".
 # A tool or engine still running after HANG_SECONDS is a hang: it is killed (status 124) and
 # fails its check.
 set -u
+ENGINE=${1:-./engine}
 HANG_SECONDS=300   # the longest run here takes seconds, about a minute under a loaded machine
 pass=0; fail=0; skipped=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -113,7 +115,7 @@ echo "-- spsa"
 # tools/spsa.mjs, two iterations of one pair at 500 nodes: every parameter comes back inside its
 # range, and the same seed gives the same values (the games at fixed nodes are deterministic)
 REFEREE=${REFEREE:-$(cd "$(dirname "$0")/../.." && pwd)/shared/referee}
-run_spsa() { timeout -k 1 $HANG_SECONDS node tools/spsa.mjs --engine ./engine --iterations 2 --pairs 1 --nodes 500 \
+run_spsa() { timeout -k 1 $HANG_SECONDS node tools/spsa.mjs --engine "$ENGINE" --iterations 2 --pairs 1 --nodes 500 \
   --r-end 0.5 --referee "$REFEREE" --openings "$tmp/openings.epd" "$@"; }
 printf '%s\n' "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -" \
   "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -" "rnbqkbnr/pppp1ppp/8/4p3/2P5/8/PP1PPPPP/RNBQKBNR w KQkq -" >"$tmp/openings.epd"
@@ -126,14 +128,14 @@ else
   while read -r name value min max step; do
     v=$(printf '%s\n' "$found" | tr ' ' '\n' | sed -n "s/^$name=//p")
     if [ -z "$v" ] || [ "$v" -lt "$min" ] || [ "$v" -gt "$max" ]; then in_range=0; fi
-  done < <(./engine params)
+  done < <("$ENGINE" params)
   check '[ $status -eq 0 ] && grep -q "^spsa: 4 games" "$tmp/spsa.log" && [ $in_range = 1 ]' \
     "spsa: four games, every parameter in its range (status $status): $(tail -3 "$tmp/spsa.log")"
   run_spsa --seed 3 >"$tmp/spsa2.log" 2>&1; status=$?
   check '[ $status -eq 0 ] && cmp -s "$tmp/spsa.log" "$tmp/spsa2.log"' "spsa: the same seed gives the same run (status $status)"
 fi
 if command -v node >/dev/null; then
-  node tools/spsa.mjs --engine ./engine --referee "$tmp/nowhere" >/dev/null 2>"$tmp/spsa.err"; status=$?
+  node tools/spsa.mjs --engine "$ENGINE" --referee "$tmp/nowhere" >/dev/null 2>"$tmp/spsa.err"; status=$?
   check '[ $status -eq 2 ] && [ "$(grep -c "" "$tmp/spsa.err")" = 1 ] && grep -q "no referee" "$tmp/spsa.err"' \
     "spsa: no referee is a usage error in one line: $(cat "$tmp/spsa.err")"
   node tools/spsa.mjs --iterations 0 >/dev/null 2>"$tmp/spsa.err"; status=$?
