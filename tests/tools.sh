@@ -120,7 +120,7 @@ run_spsa() { timeout -k 1 $HANG_SECONDS node tools/spsa.mjs --engine "$ENGINE" -
 printf '%s\n' "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -" \
   "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -" "rnbqkbnr/pppp1ppp/8/4p3/2P5/8/PP1PPPPP/RNBQKBNR w KQkq -" >"$tmp/openings.epd"
 if ! command -v node >/dev/null || [ ! -d "$REFEREE/node_modules/chess.js" ]; then
-  echo "SKIP spsa: no node, or no referee with its node_modules at $REFEREE"; skipped=$((skipped + 2))
+  echo "SKIP spsa: no node, or no referee with its node_modules at $REFEREE"; skipped=$((skipped + 4))
 else
   run_spsa --seed 3 >"$tmp/spsa.log" 2>&1; status=$?
   found=$(tail -1 "$tmp/spsa.log")
@@ -133,6 +133,12 @@ else
     "spsa: four games, every parameter in its range (status $status): $(tail -3 "$tmp/spsa.log")"
   run_spsa --seed 3 >"$tmp/spsa2.log" 2>&1; status=$?
   check '[ $status -eq 0 ] && cmp -s "$tmp/spsa.log" "$tmp/spsa2.log"' "spsa: the same seed gives the same run (status $status)"
+  run_spsa --seed 3 --iterations 1 --tune rfp_margin,lmr_base >"$tmp/spsa3.log" 2>&1; status=$?
+  check '[ $status -eq 0 ] && tail -1 "$tmp/spsa3.log" | grep -Eqx -- "--param rfp_margin=[0-9]+ --param lmr_base=[0-9]+"' \
+    "spsa: --tune moves only the parameters named (status $status): $(tail -1 "$tmp/spsa3.log")"
+  run_spsa --tune rfp_margin,nowhere >/dev/null 2>"$tmp/spsa.err"; status=$?
+  check '[ $status -eq 2 ] && [ "$(grep -c "" "$tmp/spsa.err")" = 1 ] && grep -q "no parameter nowhere" "$tmp/spsa.err"' \
+    "spsa: --tune with an unknown name is a usage error in one line: $(cat "$tmp/spsa.err")"
 fi
 if command -v node >/dev/null; then
   node tools/spsa.mjs --engine "$ENGINE" --referee "$tmp/nowhere" >/dev/null 2>"$tmp/spsa.err"; status=$?

@@ -5,6 +5,7 @@
 // iteration moves every parameter a step either way at random, plays game pairs between the
 // two engines so set through the referee (`argv:` engines, each call a fresh process with
 // --nodes and --param), and moves the parameters toward the side that scored more.
+// --tune NAME,NAME,... moves only those parameters (the others keep the engine's values).
 // Prints a line an iteration and, at the end, the values found as --param options.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { join, resolve } from 'node:path';
 
 const USAGE = 'usage: node tools/spsa.mjs [--engine ./engine] [--iterations 200] [--pairs 4] [--nodes 10000]\n' +
   '       [--openings ../shared/data/openings.epd] [--referee ../shared/referee] [--seed 1] [--concurrency 2]\n' +
-  '       [--r-end 0.002]';
+  '       [--r-end 0.002] [--tune NAME,NAME,...]';
 const ALPHA = 0.602, GAMMA = 0.101, A_SHARE = 0.1;
 
 function fail(message) {
@@ -23,7 +24,8 @@ function fail(message) {
 
 function readOptions(argv) {
   const o = { engine: './engine', iterations: 200, pairs: 4, nodes: 10000, openings: '../shared/data/openings.epd',
-    referee: process.env.REFEREE || '../shared/referee', seed: 1, concurrency: 2, 'r-end': 0.002 };
+    referee: process.env.REFEREE || '../shared/referee', seed: 1, concurrency: 2, 'r-end': 0.002,
+    tune: '' };
   if (argv[0] === '--help') {
     console.log(USAGE);
     process.exit(0);
@@ -48,14 +50,20 @@ function readOptions(argv) {
   return o;
 }
 
-// The engine's parameters: name, value, min, max, step (`engine params`).
-function readParams(engine) {
+// The engine's parameters: name, value, min, max, step (`engine params`); only those named in
+// tune (a comma-separated list) when it is not empty.
+function readParams(engine, tune) {
   const run = spawnSync(engine, ['params'], { encoding: 'utf8' });
   if (run.status !== 0) fail(`${engine} params failed: ${run.stderr.trim()}`);
-  return run.stdout.trim().split('\n').map((line) => {
+  const all = run.stdout.trim().split('\n').map((line) => {
     const [name, value, min, max, step] = line.split(' ');
     return { name, theta: Number(value), min: Number(min), max: Number(max), step: Number(step) };
   });
+  if (!tune) return all;
+  const names = tune.split(',');
+  const unknown = names.filter((name) => !all.some((p) => p.name === name));
+  if (unknown.length) fail(`--tune: no parameter ${unknown.join(', ')} (see ${engine} params)`);
+  return all.filter((p) => names.includes(p.name));
 }
 
 const clamp = (x, p) => Math.min(p.max, Math.max(p.min, x));
@@ -90,7 +98,7 @@ function play(o, params, plus, minus, iteration, dir) {
 
 function main() {
   const o = readOptions(process.argv.slice(2));
-  const params = readParams(o.engine);
+  const params = readParams(o.engine, o.tune);
   const next = random(o.seed);
   const dir = mkdtempSync(join(tmpdir(), 'boxer-spsa-'));
   const bigA = A_SHARE * o.iterations;
