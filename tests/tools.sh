@@ -113,7 +113,8 @@ check '[ $status -eq 2 ] && [ "$(grep -c "" "$tmp/u.err")" = 1 ]' "a bad option 
 
 echo "-- spsa"
 # tools/spsa.mjs, two iterations of one pair at 500 nodes: every parameter comes back inside its
-# range, and the same seed gives the same values (the games at fixed nodes are deterministic)
+# range, the same seed gives the same values (the games at fixed nodes are deterministic), and
+# --tune moves only the parameters it names
 REFEREE=${REFEREE:-$(cd "$(dirname "$0")/../.." && pwd)/shared/referee}
 run_spsa() { timeout -k 1 $HANG_SECONDS node tools/spsa.mjs --engine "$ENGINE" --iterations 2 --pairs 1 --nodes 500 \
   --r-end 0.5 --referee "$REFEREE" --openings "$tmp/openings.epd" "$@"; }
