@@ -2141,6 +2141,8 @@ static void push_move(Search *s, Move m, Undo *u, int ply)
         board_make_null(&s->board, u);
     else
         board_make(&s->board, m, u);
+    if (s->net.delta[ply + 1].rebuild) /* a king turned its side's view: from the board */
+        nnue_rebuild(&s->net.acc[ply + 1], &s->board, &s->net.delta[ply + 1]);
     s->keys[s->key_count++] = s->board.key;
     /* found once per node here, read by the node and by its parent (a null move never checks) */
     ply_at(s, ply + 1)->in_check = m != MOVE_NONE && board_in_check(&s->board);

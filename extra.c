@@ -733,16 +733,29 @@ static void accumulator_move(int16_t *restrict out, const int16_t *restrict in, 
             out[j] = (int16_t)(in[j] + a1[j] + a2[j] - r1[j] - r2[j]);
 }
 
+/* Computes side p of acc from the pieces of b. */
+static void refresh_side(Accumulator *acc, const Board *b, int p)
+{
+    int sq, flip = nnue_flip_for_king(b->king_sq[p]);
+    assert(ready); /* eval_init first */
+    memcpy(acc->side[p], NNUE_HIDDEN_BIASES, sizeof acc->side[p]);
+    for (sq = 0; sq < 64; sq++)
+        if (b->squares[sq] != EMPTY)
+            accumulator_add(acc->side[p], nnue_input(p, b->squares[sq], sq, flip));
+}
+
 void nnue_refresh(Accumulator *acc, const Board *b)
 {
-    int p, sq;
-    assert(ready); /* eval_init first */
-    for (p = WHITE; p <= BLACK; p++) {
-        memcpy(acc->side[p], NNUE_HIDDEN_BIASES, sizeof acc->side[p]);
-        for (sq = 0; sq < 64; sq++)
-            if (b->squares[sq] != EMPTY)
-                accumulator_add(acc->side[p], nnue_input(p, b->squares[sq], sq));
-    }
+    refresh_side(acc, b, WHITE);
+    refresh_side(acc, b, BLACK);
+}
+
+void nnue_rebuild(Accumulator *acc, const Board *b, const NetworkDelta *d)
+{
+    int p;
+    for (p = WHITE; p <= BLACK; p++)
+        if (d->rebuild >> p & 1)
+            refresh_side(acc, b, p);
 }
 
 /* Records a piece put on or taken off a square. */
@@ -763,8 +776,16 @@ void nnue_delta(const Board *b, Move m, NetworkDelta *d)
     int from = move_from(m), to = move_to(m), kind = move_kind(m), us = b->side;
     int piece = b->squares[from];
     d->add_count = d->remove_count = 0;
+    d->flip[WHITE] = (uint8_t)nnue_flip_for_king(b->king_sq[WHITE]);
+    d->flip[BLACK] = (uint8_t)nnue_flip_for_king(b->king_sq[BLACK]);
+    d->rebuild = 0;
     if (m == MOVE_NONE)
         return;
+    if (piece_type(piece) == KING && nnue_flip_for_king(to) != d->flip[us]) {
+        /* castling's destination is the king's too */
+        d->flip[us] = (uint8_t)nnue_flip_for_king(to);
+        d->rebuild = (uint8_t)(1 << us);
+    }
     delta_remove(d, piece, from);
     delta_add(d, kind == KIND_PROMOTION ? make_piece(us, move_promo(m)) : piece, to);
     if (kind == KIND_EN_PASSANT)
@@ -788,10 +809,12 @@ void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelt
     }
     for (p = WHITE; p <= BLACK; p++) {
         int added[2] = { 0, 0 }, removed[2] = { 0, 0 };
+        if (d->rebuild >> p & 1)
+            continue;
         for (i = 0; i < d->add_count; i++)
-            added[i] = nnue_input(p, d->add_piece[i], d->add_square[i]);
+            added[i] = nnue_input(p, d->add_piece[i], d->add_square[i], d->flip[p]);
         for (i = 0; i < d->remove_count; i++)
-            removed[i] = nnue_input(p, d->remove_piece[i], d->remove_square[i]);
+            removed[i] = nnue_input(p, d->remove_piece[i], d->remove_square[i], d->flip[p]);
         accumulator_move(after->side[p], before->side[p], added, d->add_count, removed, d->remove_count);
     }
 }

@@ -63,27 +63,50 @@ typedef struct {
     int16_t side[2][NNUE_HIDDEN];
 } Accumulator;
 
-/* Returns the input of a piece (colour and type) on sq, as `perspective` sees the board. */
-static inline int nnue_input(int perspective, int piece, int sq)
+/* A network trained with king mirroring (NNUE_TABLE_KING_MIRROR 1) sees each side's board
+ * with files a..h reversed while that side's own king stands on files e..h, so that its own
+ * king is always on files a..d. NNUE_FILE_FLIP is what reverses a square's file. */
+#ifndef NNUE_TABLE_KING_MIRROR
+#define NNUE_TABLE_KING_MIRROR 0
+#endif
+enum { NNUE_KING_MIRROR = NNUE_TABLE_KING_MIRROR, NNUE_FILE_FLIP = 7 };
+
+/* Returns what `perspective` xors into a square's index while its king stands on king_sq:
+ * NNUE_FILE_FLIP to reverse the files, or 0. */
+static inline int nnue_flip_for_king(int king_sq)
+{
+    return NNUE_KING_MIRROR && square_file(king_sq) >= 4 ? NNUE_FILE_FLIP : 0;
+}
+
+/* Returns the input of a piece (colour and type) on sq, as `perspective` sees the board,
+ * its files reversed by flip (nnue_flip_for_king). */
+static inline int nnue_input(int perspective, int piece, int sq, int flip)
 {
     int theirs = piece_color(piece) != perspective;
-    return theirs * 384 + (piece_type(piece) - PAWN) * 64 + (perspective == WHITE ? sq : square_flip(sq));
+    return theirs * 384 + (piece_type(piece) - PAWN) * 64 + ((perspective == WHITE ? sq : square_flip(sq)) ^ flip);
 }
 
 /* What a move changes among the network's inputs: at most two pieces put on a square and
- * two taken off (a capture, castling's rook, a promotion). A null move changes nothing. */
+ * two taken off (a capture, castling's rook, a promotion). A null move changes nothing.
+ * With king mirroring, a king crossing between files d and e turns its side's view: that
+ * side's accumulator is rebuilt from the board (bit `side` of rebuild) rather than updated. */
 typedef struct {
     uint8_t add_count, remove_count;
     uint8_t add_piece[2], add_square[2];
     uint8_t remove_piece[2], remove_square[2];
+    uint8_t flip[2];        /* each side's nnue_flip_for_king once the move is made */
+    uint8_t rebuild;        /* bit p: side p's view turns */
 } NetworkDelta;
 
 /* Computes acc from the pieces of b (the first refresh calls eval_init). */
 void nnue_refresh(Accumulator *acc, const Board *b);
 /* Fills d with what the legal move m (or MOVE_NONE) changes in b, before it is made. */
 void nnue_delta(const Board *b, Move m, NetworkDelta *d);
-/* Computes into `after` the accumulator once the change d is made, from `before`. */
+/* Computes into `after` the accumulator once the change d is made, from `before`: every side
+ * but those of d->rebuild, which nnue_rebuild computes (in either order). */
 void nnue_apply(Accumulator *after, const Accumulator *before, const NetworkDelta *d);
+/* Computes into acc the sides of d->rebuild from b, the board once d's move is made. */
+void nnue_rebuild(Accumulator *acc, const Board *b, const NetworkDelta *d);
 /* Returns the network's score of a position of b (its accumulator acc), for the side to move. */
 int nnue_evaluate(const Accumulator *acc, const Board *b);
 /* Returns the evaluation the search uses, for the side to move: the network's score, with

@@ -75,6 +75,25 @@ worst=$(grep '^check ' "$tmp/n4.log" | while IFS='|' read -r fen score; do
 done | sort -g | tail -1)
 check '[ "$(grep -c "^check " "$tmp/n4.log")" = 40 ] && [ -n "$worst" ] && [ "$(echo "$worst <= 3" | bc)" = 1 ]' \
   "train: the engine's network (128 hidden) scores the trainer's checks within 3 cp (worst $worst)"
+# king mirroring: the table says so, the engine's network gives back the trainer's scores, and
+# its accumulators, updated move by move (a king crossing files d/e rebuilds its side), equal a
+# refresh over the perft suites (tests/unit.c with small perft counts)
+run_train "$tmp/n9" --epochs 3 --batch 128 --rate 0.01 --seed 7 --hidden 128 --king-mirror 1 --check "$tmp/fens.txt" >"$tmp/n9.log" 2>&1
+cp "$tmp/n9/nnue.h" "$tmp/tree/tables/nnue.h"
+mkdir -p "$tmp/tree/tests" && cp tests/unit.c tests/perft.epd tests/perft960.epd "$tmp/tree/tests/"
+(cd "$tmp/tree" && $plain_build 2>/dev/null)
+worst=$(grep '^check ' "$tmp/n9.log" | while IFS='|' read -r fen score; do
+  fen=${fen#check }; side=$(echo "$fen" | cut -d' ' -f2)
+  raw=$(timeout -k 1 $HANG_SECONDS "$tmp/tree/engine" eval "$fen" | sed -n 's/^network *\(-*[0-9]*\) .*/\1/p')
+  [ "$side" = b ] && raw=$((-raw))
+  echo "$raw $score" | awk '{ d = $1 - $2; print (d < 0 ? -d : d) }'
+done | sort -g | tail -1)
+check 'grep -q "^#define NNUE_TABLE_KING_MIRROR 1" "$tmp/n9/nnue.h" && [ "$(grep -c "^check " "$tmp/n9.log")" = 40 ] && [ -n "$worst" ] && [ "$(echo "$worst <= 3" | bc)" = 1 ]' \
+  "train --king-mirror 1: the engine's network scores the trainer's checks within 3 cp (worst $worst)"
+unit_result=$(cd "$tmp/tree" && cc -std=c99 -O2 -DENGINE_DEBUG tests/unit.c movement.c extra.c -lm -o unit 2>&1 \
+  && timeout -k 1 $HANG_SECONDS ./unit 1000 | tail -1)
+check '[[ "$unit_result" =~ ^[0-9]+\ passed,\ 0\ failed$ ]]' \
+  "train --king-mirror 1: the unit tests (accumulators after every make and unmake) pass with its network: $unit_result"
 check '[ -s "$tmp/n4/net" ] && [ ! -e "$tmp/n4/net.tmp" ]' "train --save writes the float network whole"
 run_train "$tmp/n5" --epochs 0 --hidden 128 --load "$tmp/n4/net" --check "$tmp/fens.txt" >"$tmp/n5.log" 2>&1
 check 'diff <(grep "^check " "$tmp/n4.log") <(grep "^check " "$tmp/n5.log") >/dev/null' \

@@ -296,6 +296,7 @@ static int accumulators_agree(Board *b, const Accumulator *acc, int depth, char 
         nnue_delta(b, list.moves[i], &delta);
         nnue_apply(child, acc, &delta);
         board_make(b, list.moves[i], &u);
+        nnue_rebuild(child, b, &delta);
         nnue_refresh(&fresh, b);
         if (memcmp(&fresh, child, sizeof fresh) != 0 || !accumulators_agree(b, child, depth - 1, where, size)) {
             if (!where[0])

@@ -91,6 +91,7 @@ typedef struct {
     long input_count, input_capacity;
     const char *failure;
     int threads;
+    int king_mirror;        /* 1: each side's view with its own king on files a..d (extra.h) */
 } Trainer;
 
 /* What one piece of a job needs of its own: the layers of the position at hand. */
@@ -152,6 +153,7 @@ typedef struct {
 typedef struct {
     ToolOptions tool;       /* the options both tools take */
     int mirror;             /* 1: each sample is mirrored a..h with probability 1/2 */
+    int king_mirror;        /* 1: king mirroring (extra.h, NNUE_TABLE_KING_MIRROR) */
     int factorize;          /* 1: learn shared piece, rank and file components (Factors) */
     double k_data;          /* the scale of the data's scores, or 0 to fit it to the results */
     const char *save;       /* the float network, written after every epoch, or NULL */
@@ -206,7 +208,7 @@ static void usage(FILE *out)
         "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
         "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--mirror 0|1]\n"
         "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS] [--threads 2]\n"
-        "             [--hidden 256]\n"
+        "             [--hidden 256] [--king-mirror 0|1]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input) and writes it as a C table. Every tenth game (a run of\n"
         "lines with one result and rising move numbers) is held out for validation. The target\n"
@@ -218,7 +220,9 @@ static void usage(FILE *out)
         "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
         "from such a file, --check prints the float network's score of each FEN of a file at the end.\n"
         "--threads (1 to %d) shares each mini-batch among threads; the network is the same with any number.\n"
-        "--hidden sets the hidden layer's size per side (a multiple of 16, at most %d).\n",
+        "--hidden sets the hidden layer's size per side (a multiple of 16, at most %d).\n"
+        "--king-mirror 1 shows each side the board with files a..h reversed while its own king stands\n"
+        "on files e..h (so its king is always on a..d), and the table says so for the engine.\n",
         SHARDS, NNUE_HIDDEN_MAX);
 }
 
@@ -233,9 +237,10 @@ static int parse_options(int argc, char **argv, Options *o)
     if (!tool_options(argc, argv, c, usage, take_option, o))
         return 0;
     if (!c->data_count || c->epochs < 0 || c->batch < 1 || c->rate <= 0 || c->lambda < 0 || c->lambda > 1 || o->k_data < 0
-        || o->threads < 1 || o->threads > SHARDS || o->hidden < 16 || o->hidden > NNUE_HIDDEN_MAX || o->hidden % 16) {
+        || o->threads < 1 || o->threads > SHARDS || o->hidden < 16 || o->hidden > NNUE_HIDDEN_MAX || o->hidden % 16
+        || o->king_mirror < 0 || o->king_mirror > 1) {
         fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1], threads 1 to %d,"
-                " hidden a multiple of 16 up to %d\n", SHARDS, NNUE_HIDDEN_MAX);
+                " hidden a multiple of 16 up to %d, king-mirror 0 or 1\n", SHARDS, NNUE_HIDDEN_MAX);
         return 0;
     }
     return 1;
@@ -248,7 +253,7 @@ static int take_option(void *own, const char *key, const char *value)
     Options *o = own;
     const NumberOption numbers[] = {
         { "--mirror", &o->mirror, NULL }, { "--factorize", &o->factorize, NULL }, { "--threads", &o->threads, NULL },
-        { "--hidden", &o->hidden, NULL }, { "--k-data", NULL, &o->k_data },
+        { "--hidden", &o->hidden, NULL }, { "--k-data", NULL, &o->k_data }, { "--king-mirror", &o->king_mirror, NULL },
     };
     int taken = take_number(numbers, (int)(sizeof numbers / sizeof numbers[0]), key, value);
     if (taken != 0)
@@ -286,7 +291,7 @@ static int add_position(void *context, const Board *b, int score, double result,
     s->first = (uint32_t)t->input_count;
     for (sq = 0; sq < 64; sq++)
         if (b->squares[sq] != EMPTY && count < MAX_INPUTS)
-            t->inputs[t->input_count + count++] = (uint16_t)nnue_input(WHITE, b->squares[sq], sq);
+            t->inputs[t->input_count + count++] = (uint16_t)nnue_input(WHITE, b->squares[sq], sq, 0);
     t->input_count += count;
     s->count = (uint8_t)count;
     s->side = (uint8_t)b->side;
@@ -435,17 +440,34 @@ static void network_init(Network *n, Random *r)
         n->output_bias[i] = 0;
 }
 
+/* Returns the file flip (extra.h, nnue_flip_for_king) of a side whose king is the input
+ * king_input of white's view (its square is the input's low 6 bits). */
+static int king_flip(const Trainer *t, int king_input)
+{
+    return t->king_mirror && square_file(king_input & 63) >= 4 ? NNUE_FILE_FLIP : 0;
+}
+
 /* Writes the inputs of s from the side to move's view and the other side's; with mirror,
  * of the position with files a..h reversed (the same to the network, which sees no castling
- * rights: a free second sample of every position). */
+ * rights: a free second sample of every position). With king mirroring, each side's view
+ * is flipped as its own king's file asks (extra.h), which makes mirror change nothing. */
 static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in)
 {
+    enum { WHITE_KING = (KING - PAWN) * 64, BLACK_KING = 384 + WHITE_KING };
     const uint16_t *white = t->inputs + s->first;
-    int i;
+    int i, flip[2] = { 0, 0 };
     in->count = s->count;
     for (i = 0; i < s->count; i++) {
+        int w = mirror ? white[i] ^ 7 : white[i];
+        if (w >= WHITE_KING && w < WHITE_KING + 64)
+            flip[WHITE] = king_flip(t, w);
+        else if (w >= BLACK_KING)
+            flip[BLACK] = king_flip(t, w);
+    }
+    for (i = 0; i < s->count; i++) {
         int w = mirror ? white[i] ^ 7 : white[i], theirs = w >= 384, type_sq = w % 384;
-        int black = (1 - theirs) * 384 + (type_sq & ~63) + square_flip(type_sq & 63);
+        int black = ((1 - theirs) * 384 + (type_sq & ~63) + square_flip(type_sq & 63)) ^ flip[BLACK];
+        w ^= flip[WHITE];
         in->index[0][i] = (uint16_t)(s->side == WHITE ? w : black);
         in->index[1][i] = (uint16_t)(s->side == WHITE ? black : w);
     }
@@ -874,7 +896,7 @@ static int write_network(const Network *n, const Options *o, const char *summary
                " * shape is read by extra.h, its weights by extra.c alone.\n%s */\n",
             o->tool.out, NNUE_INPUTS, hidden, summary);
     fprintf(f, "#ifndef TABLES_NNUE_H\n#define TABLES_NNUE_H\n#define NNUE_TABLE_HIDDEN %d\n#define NNUE_TABLE_BUCKETS %d\n"
-               "#endif\n\n#ifdef NNUE_TABLE_WEIGHTS\n", hidden, NNUE_BUCKETS);
+               "#define NNUE_TABLE_KING_MIRROR %d\n#endif\n\n#ifdef NNUE_TABLE_WEIGHTS\n", hidden, NNUE_BUCKETS, o->king_mirror);
     write_hidden_packed(f, n);
     fprintf(f, "static const int16_t NNUE_HIDDEN_BIASES[%d] = {\n", hidden);
     write_values(f, n->hidden_bias, hidden, NNUE_QA);
@@ -905,6 +927,7 @@ int main(int argc, char **argv)
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
     t.threads = o.threads;
+    t.king_mirror = o.king_mirror;
     if (!tool_read_data(&o.tool, add_position, &t, &t.failure))
         return 1;
     if (!t.train.size || !t.validation.size) {
