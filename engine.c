@@ -2565,7 +2565,3 @@ uint64_t bench_run(Search *s, int depth, int *positions)
     *positions = (int)(sizeof POSITIONS / sizeof POSITIONS[0]);
     return total;
 }
-
-/* ######################################################################## */
-/* The front ends: each calls the engine's entry points above, never the reverse.
- * ######################################################################## */
