@@ -67,12 +67,17 @@ head -40 "$DATA" >"$tmp/fens.txt"
 run_train "$tmp/n4" --epochs 3 --batch 128 --rate 0.01 --seed 7 --hidden 128 --check "$tmp/fens.txt" --save "$tmp/n4/net" >"$tmp/n4.log" 2>&1
 cp "$tmp/n4/nnue.h" "$tmp/tree/tables/nnue.h"
 (cd "$tmp/tree" && $plain_build 2>/dev/null)
-worst=$(grep '^check ' "$tmp/n4.log" | while IFS='|' read -r fen score; do
-  fen=${fen#check }; side=$(echo "$fen" | cut -d' ' -f2)
-  raw=$(timeout -k 1 $HANG_SECONDS "$tmp/tree/engine" eval "$fen" | sed -n 's/^network *\(-*[0-9]*\) .*/\1/p')
-  [ "$side" = b ] && raw=$((-raw))
-  echo "$raw $score" | awk '{ d = $1 - $2; print (d < 0 ? -d : d) }'
-done | sort -g | tail -1)
+# worst_gap LOG: the largest difference in cp between the tree's engine's network score and the
+# trainer's float score over the "check FEN | score" lines of LOG (white's view)
+worst_gap() {
+  grep '^check ' "$1" | while IFS='|' read -r fen score; do
+    fen=${fen#check }; side=$(echo "$fen" | cut -d' ' -f2)
+    raw=$(timeout -k 1 $HANG_SECONDS "$tmp/tree/engine" eval "$fen" | sed -n 's/^network *\(-*[0-9]*\) .*/\1/p')
+    [ "$side" = b ] && raw=$((-raw))
+    echo "$raw $score" | awk '{ d = $1 - $2; print (d < 0 ? -d : d) }'
+  done | sort -g | tail -1
+}
+worst=$(worst_gap "$tmp/n4.log")
 check '[ "$(grep -c "^check " "$tmp/n4.log")" = 40 ] && [ -n "$worst" ] && [ "$(echo "$worst <= 3" | bc)" = 1 ]' \
   "train: the engine's network (128 hidden) scores the trainer's checks within 3 cp (worst $worst)"
 # king mirroring: the table says so, the engine's network gives back the trainer's scores, and
@@ -82,12 +87,7 @@ run_train "$tmp/n9" --epochs 3 --batch 128 --rate 0.01 --seed 7 --hidden 128 --k
 cp "$tmp/n9/nnue.h" "$tmp/tree/tables/nnue.h"
 mkdir -p "$tmp/tree/tests" && cp tests/unit.c tests/perft.epd tests/perft960.epd "$tmp/tree/tests/"
 (cd "$tmp/tree" && $plain_build 2>/dev/null)
-worst=$(grep '^check ' "$tmp/n9.log" | while IFS='|' read -r fen score; do
-  fen=${fen#check }; side=$(echo "$fen" | cut -d' ' -f2)
-  raw=$(timeout -k 1 $HANG_SECONDS "$tmp/tree/engine" eval "$fen" | sed -n 's/^network *\(-*[0-9]*\) .*/\1/p')
-  [ "$side" = b ] && raw=$((-raw))
-  echo "$raw $score" | awk '{ d = $1 - $2; print (d < 0 ? -d : d) }'
-done | sort -g | tail -1)
+worst=$(worst_gap "$tmp/n9.log")
 check 'grep -q "^#define NNUE_TABLE_KING_MIRROR 1" "$tmp/n9/nnue.h" && [ "$(grep -c "^check " "$tmp/n9.log")" = 40 ] && [ -n "$worst" ] && [ "$(echo "$worst <= 3" | bc)" = 1 ]' \
   "train --king-mirror 1: the engine's network scores the trainer's checks within 3 cp (worst $worst)"
 unit_result=$(cd "$tmp/tree" && cc -std=c99 -O2 -DENGINE_DEBUG tests/unit.c movement.c extra.c -lm -o unit 2>&1 \

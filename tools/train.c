@@ -458,14 +458,14 @@ static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in)
     int i, flip[2] = { 0, 0 };
     in->count = s->count;
     for (i = 0; i < s->count; i++) {
-        int w = mirror ? white[i] ^ 7 : white[i];
+        int w = mirror ? white[i] ^ NNUE_FILE_FLIP : white[i];
         if (w >= WHITE_KING && w < WHITE_KING + 64)
             flip[WHITE] = king_flip(t, w);
         else if (w >= BLACK_KING)
             flip[BLACK] = king_flip(t, w);
     }
     for (i = 0; i < s->count; i++) {
-        int w = mirror ? white[i] ^ 7 : white[i], theirs = w >= 384, type_sq = w % 384;
+        int w = mirror ? white[i] ^ NNUE_FILE_FLIP : white[i], theirs = w >= 384, type_sq = w % 384;
         int black = ((1 - theirs) * 384 + (type_sq & ~63) + square_flip(type_sq & 63)) ^ flip[BLACK];
         w ^= flip[WHITE];
         in->index[0][i] = (uint16_t)(s->side == WHITE ? w : black);
