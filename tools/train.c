@@ -457,7 +457,7 @@ static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in)
     const uint16_t *white = t->inputs + s->first;
     int i, flip[2] = { 0, 0 };
     in->count = s->count;
-    for (i = 0; i < s->count; i++) {
+    for (i = 0; t->king_mirror && i < s->count; i++) {
         int w = mirror ? white[i] ^ NNUE_FILE_FLIP : white[i];
         if (w >= WHITE_KING && w < WHITE_KING + 64)
             flip[WHITE] = king_flip(t, w);
