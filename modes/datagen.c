@@ -11,8 +11,10 @@
 
 /* datagen: its options. Its games are adjudicated as ../shared/datagen adjudicates them. */
 enum { DATAGEN_GAMES_MAX = 100000000, DATAGEN_PROGRESS_GAMES = 100, DATAGEN_SAMPLE_MAX = 1000 };
-/* the rescoring engine answers a position within 5 s plus its nodes at 50 k nodes a second */
-enum { DATAGEN_RESCORE_WAIT_MS = 5000, DATAGEN_RESCORE_NODES_PER_SECOND = 50000 };
+/* the rescoring engine answers a position within 5 s plus its nodes at 50 k nodes a second; when
+ * it has not, it is asked isready (up to 3 times a position), and its readyok within 5 s starts
+ * the wait again */
+enum { DATAGEN_RESCORE_WAIT_MS = 5000, DATAGEN_RESCORE_NODES_PER_SECOND = 50000, DATAGEN_RESCORE_ASKS = 3 };
 enum { DATAGEN_RANDOM_PLIES = 6, DATAGEN_RANDOM_PLIES_SPAN = 4 };    /* 6 to 9 random plies first */
 enum { DATAGEN_MIN_PLY = 8 };                                         /* no position kept before it */
 enum { DATAGEN_WIN_SCORE = 1000, DATAGEN_WIN_PLIES = 6 };             /* a win: beyond 1000 cp for 6 plies */
@@ -244,18 +246,37 @@ static int datagen_rescorer_start(Child *c, const char *command)
 }
 
 /* Asks the rescoring engine for its score of the position fen at `nodes` nodes, into white
- * (centipawns, white's view); returns 1, 0 for a mate score, or -1 when it does not answer. */
+ * (centipawns, white's view); returns 1, 0 for a mate score, or -1 when it does not answer. An
+ * engine silent for the whole wait is asked isready: a live one answers at once and gets
+ * another wait (this process may have been stopped meanwhile, as by Ctrl-Z, for longer than
+ * the wait), a stuck one does not. */
 static int datagen_rescore(Child *c, const char *fen, long long nodes, int *white)
 {
     char line[CHILD_LINE];
-    double deadline = clock_now() + DATAGEN_RESCORE_WAIT_MS / 1000.0 + (double)nodes / DATAGEN_RESCORE_NODES_PER_SECOND;
-    int score = 0, found = 0, r;
+    double wait = DATAGEN_RESCORE_WAIT_MS / 1000.0 + (double)nodes / DATAGEN_RESCORE_NODES_PER_SECOND;
+    double deadline = clock_now() + wait;
+    int score = 0, found = 0, asked = 0, awaiting_ready = 0, r;
     snprintf(line, sizeof line, "position fen %.*s", FEN_MAX, fen);
     child_send(c, line);
     snprintf(line, sizeof line, "go nodes %lld", nodes);
     child_send(c, line);
-    while ((r = child_read_line(c, line, sizeof line, deadline)) == 1 && strncmp(line, "bestmove", 8) != 0) {
-        const char *at = strncmp(line, "info ", 5) == 0 ? strstr(line, " score ") : NULL;
+    for (;;) {
+        const char *at;
+        r = child_read_line(c, line, sizeof line, deadline);
+        if (r == 0 && !awaiting_ready && asked < DATAGEN_RESCORE_ASKS) {
+            child_send(c, "isready");
+            asked++;
+            awaiting_ready = 1;
+            deadline = clock_now() + DATAGEN_RESCORE_WAIT_MS / 1000.0;
+            continue;
+        }
+        if (r != 1 || strncmp(line, "bestmove", 8) == 0)
+            break;
+        if (strcmp(line, "readyok") == 0) {
+            awaiting_ready = 0;
+            deadline = clock_now() + wait;
+        }
+        at = strncmp(line, "info ", 5) == 0 ? strstr(line, " score ") : NULL;
         if (at && sscanf(at, " score cp %d", &score) == 1)
             found = 1;
         else if (at && strncmp(at, " score mate", 11) == 0)

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # tests/datagen.sh: `engine datagen` (the same seed gives the same lines, another seed other
 # lines, every line `FEN | SCORE | RESULT` with a FEN that parses, --out written whole, bad
-# arguments refused with status 2). Usage: tests/datagen.sh [ENGINE]. Takes about a second;
+# arguments refused with status 2, a rescoring engine that answers late or not at all). Usage:
+# tests/datagen.sh [ENGINE]. Takes about 20 seconds, most of it the fake rescorers' waits;
 # ends with "N passed, N failed". A call still running after HANG_SECONDS is a hang: it is
 # killed (status 124) and fails its check.
 set -u
 ENGINE=${1:-./engine}
+here=$(cd "$(dirname "$0")" && pwd)
 HANG_SECONDS=60   # no call here takes more than a few seconds, a minute under the sanitizers
 pass=0; fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -68,6 +70,18 @@ check "--rescore keeps the positions and results, with other scores" \
 engine datagen --games 1 --nodes 300 --seed 1 --rescore "$tmp/none" --rescore-nodes 100 >"$tmp/out" 2>"$tmp/err"; status=$?
 check "--rescore with no engine: status 1 and one error line ($status, $(cat "$tmp/err"))" \
   [ "$status $(grep -c '^error: ' "$tmp/err")" = "1 1" ]
+
+# A rescoring engine that answers late is asked isready and waited for again (datagen stopped by
+# Ctrl-Z for longer than its wait sees the same); one that answers nothing, not even isready
+# (tests/fakes/hang.sh), ends the run with status 1 and one error line, and FILE is not made.
+engine datagen --games 1 --nodes 300 --seed 1 --rescore "$here/fakes/late.sh" --rescore-nodes 100 \
+  --out "$tmp/late.txt" >/dev/null 2>"$tmp/err"; status=$?
+check "--rescore waits for a late engine: status 0, every score +/-12 ($status, $(cat "$tmp/err"))" \
+  eval '[ $status -eq 0 ] && [ -s "$tmp/late.txt" ] && ! grep -qv " | -\?12 | " "$tmp/late.txt"'
+engine datagen --games 1 --nodes 300 --seed 1 --rescore "$here/fakes/hang.sh" --rescore-nodes 100 \
+  --out "$tmp/hang.txt" >/dev/null 2>"$tmp/err"; status=$?
+check "--rescore with an engine that stops answering: status 1, one error line ($status, $(cat "$tmp/err"))" \
+  [ "$status $(grep -c '^error: ' "$tmp/err") $(test -e "$tmp/hang.txt"; echo $?)" = "1 1 1" ]
 
 # Bad arguments: status 2, one error line, nothing on stdout.
 expect_usage() {

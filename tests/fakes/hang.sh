@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A fake UCI engine for tests/batch.sh: answers the handshake, then never answers `go`
-# (it waits in a child process, which the match must kill too).
+# A fake UCI engine for tests/batch.sh and tests/datagen.sh: answers the handshake, then never
+# answers `go`, nor anything after it (it waits in a child process, which the match must kill
+# too).
 while read -r command _; do
   case $command in
     uci) echo "id name hang"; echo "uciok" ;;
