@@ -29,6 +29,10 @@ double web_now(void);   /* imported from env: the page's performance.now(), in m
 
 enum { SCORE_NONE = SCORE_INF + 1 };  /* no score */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
+/* A quiet move's order rises by this much when its piece leaves a square where a lesser piece
+ * attacks it, and falls as much when it goes to one (Stockfish's threat-aware ordering): in a
+ * cold one-shot call the histories are still nearly empty, and this orders the moves. */
+enum { THREAT_ESCAPE_BONUS = 10000 };
 /* Correction history: CORRECTION_SIZE entries a table (a power of two), in 1/CORRECTION_GRAIN
  * centipawns, within +-CORRECTION_MAX; a result moves its entry by depth + 1 (at most
  * CORRECTION_WEIGHT_MAX) parts in CORRECTION_WEIGHT_SCALE toward it. */
@@ -127,10 +131,13 @@ typedef struct {
 
 #define HISTORY_FILE_SIZE offsetof(SearchHistory, cont)
 
-/* The histories that order a node's quiet moves (quiet_histories). */
+/* What orders a node's quiet moves: the histories (quiet_histories) and, found only where
+ * quiet moves are scored, the squares where a piece of each type is attacked by a lesser one
+ * of the opponent (find_threats). */
 typedef struct {
     int16_t (*main)[64];            /* the side's, by from and to */
     PieceToHistory *cont[2];        /* after the move one and two plies before */
+    uint64_t threatened[KING + 1];  /* by piece type; none for pawns and the king */
 } QuietHistories;
 
 
@@ -343,6 +350,9 @@ static void sort_moves(ScoredMove *moves, int count);
 static void add_listed(Search *s, MovePicker *mp, const QuietHistories *h, Move m);
 static int noisy_score(Search *s, Move m, int *good);
 static void quiet_histories(Search *s, int ply, QuietHistories *h);
+static void find_threats(const Board *b, QuietHistories *h);
+static int has_quiet_move(const Board *b, const MoveList *list);
+static uint64_t attacked_by(const Board *b, int color, int type, uint64_t occupied);
 static inline int quiet_score(const Board *b, const QuietHistories *h, Move m);
 static int see_ge(const Board *b, Move m, int threshold);
 static void lmr_init(void);
@@ -2289,6 +2299,8 @@ static void score_moves(Search *s, MovePicker *mp, const MoveList *list)
     QuietHistories h;
     int i;
     quiet_histories(s, mp->ply, &h);
+    if (mp->stage != STAGE_NOISY && has_quiet_move(&s->board, list))
+        find_threats(&s->board, &h);
     mp->next = mp->end = 0;
     for (i = 0; i < list->count; i++) {
         if (mp->stage == STAGE_NOISY)
@@ -2394,11 +2406,47 @@ static void quiet_histories(Search *s, int ply, QuietHistories *h)
     h->cont[1] = cont_history_at(s, ply, 2);
 }
 
-/* The order of a quiet move m of b: its histories h summed. */
+/* Finds the squares where each type of piece of b's side to move is attacked by a lesser piece
+ * of the opponent: a knight or a bishop by a pawn, a rook by a minor piece too, a queen by a
+ * rook too. */
+static void find_threats(const Board *b, QuietHistories *h)
+{
+    int them = !b->side;
+    uint64_t occupied = b->occupied[WHITE] | b->occupied[BLACK];
+    h->threatened[PAWN] = h->threatened[KING] = 0;
+    h->threatened[KNIGHT] = h->threatened[BISHOP] = attacked_by(b, them, PAWN, occupied);
+    h->threatened[ROOK] = h->threatened[BISHOP] | attacked_by(b, them, KNIGHT, occupied)
+                          | attacked_by(b, them, BISHOP, occupied);
+    h->threatened[QUEEN] = h->threatened[ROOK] | attacked_by(b, them, ROOK, occupied);
+}
+
+/* Returns 1 if list holds a quiet move of b. */
+static int has_quiet_move(const Board *b, const MoveList *list)
+{
+    int i;
+    for (i = 0; i < list->count; i++)
+        if (move_is_quiet(b, list->moves[i]))
+            return 1;
+    return 0;
+}
+
+/* Returns the squares that the pieces of this colour and type attack. */
+static uint64_t attacked_by(const Board *b, int color, int type, uint64_t occupied)
+{
+    uint64_t set = b->pieces[make_piece(color, type)], attacked = 0;
+    for (; set; set &= set - 1)
+        attacked |= attacks_from(type, color, bit_first(set), occupied);
+    return attacked;
+}
+
+/* The order of a quiet move m of b: its histories h summed, and its piece's escape from a
+ * threat or walk into one. */
 static inline int quiet_score(const Board *b, const QuietHistories *h, Move m)
 {
     int piece = b->squares[move_from(m)], from = move_from(m), to = move_to(m);
-    return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to];
+    uint64_t threatened = h->threatened[piece_type(piece)];
+    return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to]
+           + THREAT_ESCAPE_BONUS * (int)((threatened >> from & 1) - (threatened >> to & 1));
 }
 
 /* Static exchange evaluation, as a question: does m win at least threshold, when both sides
