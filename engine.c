@@ -2446,7 +2446,7 @@ static inline int quiet_score(const Board *b, const QuietHistories *h, Move m)
     int piece = b->squares[move_from(m)], from = move_from(m), to = move_to(m);
     uint64_t threatened = h->threatened[piece_type(piece)];
     return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to]
-           + THREAT_ESCAPE_BONUS * (int)((threatened >> from & 1) - (threatened >> to & 1));
+           + THREAT_ESCAPE_BONUS * ((int)(threatened >> from & 1) - (int)(threatened >> to & 1));
 }
 
 /* Static exchange evaluation, as a question: does m win at least threshold, when both sides
