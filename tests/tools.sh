@@ -103,6 +103,14 @@ check '[ $status -ne 0 ] && grep -q "not a network" "$tmp/n6.log"' "train --load
 run_train "$tmp/n8" --epochs 0 --load "$tmp/n4/net" >"$tmp/n8.log" 2>&1; status=$?
 check '[ $status -ne 0 ] && grep -q "not a network of this layout" "$tmp/n8.log"' \
   "train --load refuses a network of another hidden size: $(tail -1 "$tmp/n8.log")"
+# a table the trainer wrote is a starting point too: loaded and written again untrained, its
+# weights come back the same; a table of another hidden size is refused
+run_train "$tmp/n10" --epochs 0 --hidden 128 --load "$tmp/n4/nnue.h" >"$tmp/n10.log" 2>&1; status=$?
+check '[ $status -eq 0 ] && cmp -s <(weights "$tmp/n4/nnue.h") <(weights "$tmp/n10/nnue.h")' \
+  "train --load of a table gives back its weights (status $status): $(tail -1 "$tmp/n10.log")"
+run_train "$tmp/n11" --epochs 0 --load "$tmp/n4/nnue.h" >"$tmp/n11.log" 2>&1; status=$?
+check '[ $status -ne 0 ] && grep -q "not a network of this layout" "$tmp/n11.log"' \
+  "train --load refuses a table of another hidden size: $(tail -1 "$tmp/n11.log")"
 timeout -k 1 $HANG_SECONDS ./tools/train --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
 check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ]' \
   "train: a missing file is an error and writes nothing: $(cat "$tmp/m.err")"

@@ -191,6 +191,34 @@ void abandon_output(FILE *f, const char *path)
     remove(tmp);
 }
 
+char *read_text_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL, *grown;
+    long capacity = 0, length = 0;
+    size_t got = 1;
+    if (!f)
+        return NULL;
+    while (got > 0) {
+        if (!(grown = grow_array(text, &capacity, length + 65536, 1, 65536))) {
+            free(text);
+            fclose(f);
+            return NULL;
+        }
+        text = grown;
+        got = fread(text + length, 1, (size_t)(capacity - length - 1), f);
+        length += (long)got;
+    }
+    if (ferror(f)) {
+        free(text);
+        text = NULL;
+    } else {
+        text[length] = '\0';
+    }
+    fclose(f);
+    return text;
+}
+
 void *grow_array(void *array, long *capacity, long need, size_t item, long first)
 {
     long more = *capacity ? *capacity : first;

@@ -48,6 +48,10 @@ double random_normal(Random *r);
  * first): returns the array, perhaps moved, or NULL when memory is short (array as it was). */
 void *grow_array(void *array, long *capacity, long need, size_t item, long first);
 
+/* Returns the whole of the file at path as a string (NULL if it cannot be read or memory is
+ * short); the caller frees it. */
+char *read_text_file(const char *path);
+
 /* The logistic function 1 / (1 + e^-x). */
 double sigmoid(double x);
 

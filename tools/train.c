@@ -195,6 +195,9 @@ static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch);
 static void float_tag(int hidden, char *tag, size_t size);
 static int save_floats(const Network *n, const char *path, char *err, size_t err_size);
 static int load_floats(Network *n, const char *path, char *err, size_t err_size);
+static int table_numbers(const char *text, const char *name, long *values, long capacity, long *count);
+static int load_table(Network *n, int king_mirror, const char *path, char *err, size_t err_size);
+static int load_network(Network *n, int king_mirror, const char *path, char *err, size_t err_size);
 static int print_checks(Trainer *t, const Network *n, const char *path, Scratch *s);
 static int quantize(double value, double factor);
 static void write_values(FILE *f, const float *values, long count, double factor);
@@ -218,7 +221,8 @@ static void usage(FILE *out)
         "rank and its file, which rarely seen inputs inherit. --k-data sets the scale of the data's\n"
         "scores (sigmoid(K * SCORE) is a win probability) instead of fitting it to the results.\n"
         "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
-        "from such a file, --check prints the float network's score of each FEN of a file at the end.\n"
+        "from such a file or from a table this tool wrote (tables/nnue.h: its weights, dequantized, to\n"
+        "train further), --check prints the float network's score of each FEN of a file at the end.\n"
         "--threads (1 to %d) shares each mini-batch among threads; the network is the same with any number.\n"
         "--hidden sets the hidden layer's size per side (a multiple of 16, at most %d).\n"
         "--king-mirror 1 shows each side the board with files a..h reversed while its own king stands\n"
@@ -795,6 +799,98 @@ static int load_floats(Network *n, const char *path, char *err, size_t err_size)
     return ok;
 }
 
+/* Reads the integers of the C array `name` in text (`name[...] = { 1, -2, ... }`) into values
+ * (at most capacity) and their number into count; 0 if there is no such array or it is longer. */
+static int table_numbers(const char *text, const char *name, long *values, long capacity, long *count)
+{
+    const char *at = strstr(text, name), *end;
+    *count = 0;
+    if (!at || !(at = strchr(at, '{')) || !(end = strchr(at, '}')))
+        return 0;
+    for (at++; at < end;) {
+        char *next;
+        long value = strtol(at, &next, 10);
+        if (next == at) {
+            at++;
+            continue;
+        }
+        if (*count >= capacity)
+            return 0;
+        values[(*count)++] = value;
+        at = next;
+    }
+    return 1;
+}
+
+/* Starts from a table of tools/train.c's own (write_network): its weights divided by the
+ * factors they were quantized with, the hidden weights unpacked as extra.c unpacks them
+ * (unpack_hidden). The table must have this network's hidden size and king mirroring. */
+static int load_table(Network *n, int king_mirror, const char *path, char *err, size_t err_size)
+{
+    long count = (long)NNUE_INPUTS * n->hidden, outputs = 2L * n->hidden * NNUE_BUCKETS, found[6], i, high = 0;
+    long total = count + count / 8 + (count / 2 + 1) + n->hidden + outputs + NNUE_BUCKETS;
+    long *values = malloc(sizeof(long) * (size_t)total), *low = values, *map, *upper, *bias, *out, *out_bias;
+    char *text = read_text_file(path), define[80];
+    int ok = 0;
+    if (!values || !text) {
+        snprintf(err, err_size, text ? "out of memory for %s" : "cannot read %s", path);
+        goto done;
+    }
+    snprintf(define, sizeof define, "#define NNUE_TABLE_HIDDEN %d\n", n->hidden);
+    if (!strstr(text, define) || !strstr(text, king_mirror ? "#define NNUE_TABLE_KING_MIRROR 1" : "#define NNUE_TABLE_KING_MIRROR 0")) {
+        snprintf(err, err_size, "%s is not a network of this layout (%d hidden per side, king mirroring %d)", path,
+                 n->hidden, king_mirror);
+        goto done;
+    }
+    map = low + count;
+    upper = map + count / 8;
+    ok = table_numbers(text, "NNUE_HIDDEN_LOW[", low, count, &found[0]) && found[0] == count
+         && table_numbers(text, "NNUE_HIDDEN_MAP[", map, count / 8, &found[1]) && found[1] == count / 8
+         && table_numbers(text, "NNUE_HIDDEN_HIGH[", upper, count / 2 + 1, &found[2]);
+    bias = upper + (ok ? found[2] : 0);
+    out = bias + n->hidden;
+    out_bias = out + outputs;
+    ok = ok && table_numbers(text, "NNUE_HIDDEN_BIASES[", bias, n->hidden, &found[3]) && found[3] == n->hidden
+         && table_numbers(text, "NNUE_OUTPUT_WEIGHTS[", out, outputs, &found[4]) && found[4] == outputs
+         && table_numbers(text, "NNUE_OUTPUT_BIASES[", out_bias, NNUE_BUCKETS, &found[5]) && found[5] == NNUE_BUCKETS;
+    if (!ok) {
+        snprintf(err, err_size, "%s is not a network of this layout (its arrays are missing or of other sizes)", path);
+        goto done;
+    }
+    for (i = 0; i < count; i++) {
+        unsigned more = (unsigned)map[i / 8] >> i % 8 & 1u, zigzag = (unsigned)low[i];
+        if (more)
+            zigzag |= ((unsigned)upper[high / 2] >> high % 2 * 4 & 15u) << 8;
+        high += more;
+        n->hidden_weight[i] = (float)((zigzag & 1 ? -(double)(zigzag >> 1) - 1 : (double)(zigzag >> 1)) / NNUE_QA);
+    }
+    for (i = 0; i < n->hidden; i++)
+        n->hidden_bias[i] = (float)((double)bias[i] / NNUE_QA);
+    for (i = 0; i < outputs; i++)
+        n->output_weight[i] = (float)((double)out[i] / NNUE_QB);
+    for (i = 0; i < NNUE_BUCKETS; i++)
+        n->output_bias[i] = (float)((double)out_bias[i] / NNUE_QB);
+done:
+    free(values);
+    free(text);
+    return ok;
+}
+
+/* Starts from the network at path: a float network (save_floats) or a table (load_table). */
+static int load_network(Network *n, int king_mirror, const char *path, char *err, size_t err_size)
+{
+    char head[3] = "";
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "cannot read %s", path);
+        return 0;
+    }
+    if (fread(head, 1, 2, f) != 2)
+        head[0] = '\0';
+    fclose(f);
+    return strcmp(head, "/*") == 0 ? load_table(n, king_mirror, path, err, err_size) : load_floats(n, path, err, err_size);
+}
+
 /* Prints "check FEN | SCORE" for each FEN of the file at path (a labelled line's FEN part
  * will do): the float network's score, centipawns from white's view, which the engine's
  * int16 network should give back within its rounding. */
@@ -943,7 +1039,7 @@ int main(int argc, char **argv)
     }
     random_seed(&r, o.tool.seed);
     network_init(&n, &r);
-    if (o.load && !load_floats(&n, o.load, err, sizeof err)) {
+    if (o.load && !load_network(&n, o.king_mirror, o.load, err, sizeof err)) {
         fprintf(stderr, "error: %s\n", err);
         return 1;
     }
