@@ -244,7 +244,7 @@ static void unpack_hidden(void)
         unsigned upper = (unsigned)(NNUE_HIDDEN_HIGH[high / 2] >> high % 2 * 4 & 15) & (0u - more);
         unsigned zigzag = upper << 8 | NNUE_HIDDEN_LOW[i];
         high += more;
-        hidden_weights[i] = (int16_t)(zigzag & 1 ? -(int)(zigzag >> 1) - 1 : (int)(zigzag >> 1));
+        hidden_weights[i] = (int16_t)nnue_unzigzag(zigzag);
     }
 }
 

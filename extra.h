@@ -50,6 +50,18 @@ enum {
     NNUE_QA = 510, NNUE_QB = 1024, NNUE_SQUARE_SHIFT = 8, NNUE_SCALE = 400
 };
 
+/* The packed table's form of a hidden weight (tools/train.c writes it, extra.c unpacks it):
+ * zigzagged, 0, -1, 1, -2, ... as 0, 1, 2, 3, ... */
+static inline unsigned nnue_zigzag(int value)
+{
+    return value < 0 ? 2u * (unsigned)-value - 1 : 2u * (unsigned)value;
+}
+
+static inline int nnue_unzigzag(unsigned zigzag)
+{
+    return zigzag & 1 ? -(int)(zigzag >> 1) - 1 : (int)(zigzag >> 1);
+}
+
 /* Returns the output bucket of a position with `pieces` pieces, kings included (2 to 32). */
 static inline int nnue_bucket(int pieces)
 {

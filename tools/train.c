@@ -862,7 +862,7 @@ static int load_table(Network *n, int king_mirror, const char *path, char *err, 
         if (more)
             zigzag |= ((unsigned)upper[high / 2] >> high % 2 * 4 & 15u) << 8;
         high += more;
-        n->hidden_weight[i] = (float)((zigzag & 1 ? -(double)(zigzag >> 1) - 1 : (double)(zigzag >> 1)) / NNUE_QA);
+        n->hidden_weight[i] = (float)((double)nnue_unzigzag(zigzag) / NNUE_QA);
     }
     for (i = 0; i < n->hidden; i++)
         n->hidden_bias[i] = (float)((double)bias[i] / NNUE_QA);
@@ -955,7 +955,7 @@ static void write_hidden_packed(FILE *f, const Network *n)
     }
     for (i = 0; i < count; i++) {
         int value = quantize(n->hidden_weight[i], NNUE_QA);
-        unsigned zigzag = value < 0 ? 2u * (unsigned)-value - 1 : 2u * (unsigned)value;
+        unsigned zigzag = nnue_zigzag(value);
         low[i] = (uint8_t)(zigzag & 255);
         if (zigzag >> 8) {
             assert(zigzag >> 8 < 16); /* the weights are within +-WEIGHT_CLIP * NNUE_QA */
