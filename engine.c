@@ -308,6 +308,7 @@ static void report_iteration(Search *s, int depth, int score, int bound);
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
 static int search_root(Search *s, int alpha, int beta, int depth, int first);
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
+static int research_depth_change(int score, int alpha, int best, int r, int new_depth);
 static inline int node_probe(Search *s, Node *n);
 static int bound_decides(int bound, int score, int alpha, int beta);
 static int bound_bounds(int bound, int score, int eval);
@@ -1325,6 +1326,8 @@ enum {
     SE_DOUBLE_MARGIN = 20,      /* twice, when this much further below (outside PV nodes), */
     SE_DOUBLE_MAX = 6,          /* at most this many times on a path */
     LMR_DEPTH = 3,              /* late move reductions of quiet moves from this depth on */
+    LMR_DEEPER_MARGIN = 64,     /* a reduced search that beats alpha by this much, plus this */
+    LMR_DEEPER_PER_PLY = 11,    /* much a ply of its reduction, is searched again a ply deeper */
     ROOT_LMR_DEPTH = 3,         /* at the root from this depth on, quiet moves after the first */
     ROOT_LMR_MOVES = 4,         /* ROOT_LMR_MOVES are searched a ply shallower first */
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
@@ -1693,8 +1696,12 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
         } else {
             score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
-            if (r > 0 && score > alpha)
-                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            if (r > 0 && score > alpha) {
+                int reduced = new_depth - r;
+                new_depth += research_depth_change(score, alpha, best, r, new_depth);
+                if (new_depth > reduced)
+                    score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            }
             if (n.pv_node && score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
         }
@@ -1728,6 +1735,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         && !(bound == BOUND_LOWER && best <= here->static_eval) && !(bound == BOUND_UPPER && best >= here->static_eval))
         correction_update(n.corrections, depth, best - here->static_eval);
     return best;
+}
+
+/* How many plies deeper than new_depth a reduced search (by r plies) that beat alpha with score
+ * is searched again, best being the node's best score before it (Stockfish's): a ply more
+ * when it beat alpha by far, a ply less when it barely came above the best. */
+static int research_depth_change(int score, int alpha, int best, int r, int new_depth)
+{
+    return (score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * r) - (score < best + new_depth);
 }
 
 /* Probes the table for the node at n->ply: whether it hit, its entry, its move and its score
