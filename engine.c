@@ -1698,7 +1698,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
             if (r > 0 && score > alpha) {
                 int reduced = new_depth - r;
-                new_depth += research_depth_change(score, alpha, best, r, new_depth);
+                if (!eval_by_knowledge(b))
+                    new_depth += research_depth_change(score, alpha, best, r, new_depth);
                 if (new_depth > reduced)
                     score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             }
@@ -1739,7 +1740,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
 /* How many plies deeper than new_depth a reduced search (by r plies) that beat alpha with score
  * is searched again, best being the node's best score before it (Stockfish's): a ply more
- * when it beat alpha by far, a ply less when it barely came above the best. */
+ * when it beat alpha by far, a ply less when it barely came above the best. Not where the
+ * evaluation is knowledge (a lone king): tests/endgame's K+B+N mate needs the plain depth. */
 static int research_depth_change(int score, int alpha, int best, int r, int new_depth)
 {
     return (score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * r) - (score < best + new_depth);
