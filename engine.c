@@ -1740,8 +1740,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
 /* How many plies deeper than new_depth a reduced search (by r plies) that beat alpha with score
  * is searched again, best being the node's best score before it (Stockfish's): a ply more
- * when it beat alpha by far, a ply less when it barely came above the best. Not where the
- * evaluation is knowledge (a lone king): tests/endgame's K+B+N mate needs the plain depth. */
+ * when it beat alpha by far, a ply less when it barely came above the best. The search asks
+ * it only where the evaluation is the network's: against a lone king (the evaluation's
+ * knowledge) tests/endgame's K+B+N mate needs the plain depth. */
 static int research_depth_change(int score, int alpha, int best, int r, int new_depth)
 {
     return (score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * r) - (score < best + new_depth);
