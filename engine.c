@@ -29,6 +29,7 @@ double web_now(void);   /* imported from env: the page's performance.now(), in m
 
 enum { SCORE_NONE = SCORE_INF + 1 };  /* no score */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
+enum { HISTORY_BONUS_OFFSET = 200 }; /* a cut-off's history bonus less this (history_bonus) */
 /* A quiet move's order rises by this much when its piece leaves a square where a lesser piece
  * attacks it, and falls as much when it goes to one (Stockfish's threat-aware ordering): in a
  * cold one-shot call the histories are still nearly empty, and this orders the moves. */
@@ -1355,8 +1356,8 @@ enum {
     P_LMR_BASE,             /* the late move reduction of move m at depth d: (P_LMR_BASE + 100 ln(d) ln(m) */
     P_LMR_DIVISOR,          /* / (P_LMR_DIVISOR / 100)) / 100 plies (the Stockfish shape) */
     P_LMR_HISTORY_DIVISOR,  /* a ply less for every this much history (more when it is negative) */
-    P_HISTORY_BONUS_SCALE,  /* a quiet move's history changes by P_HISTORY_BONUS_SCALE * depth^2, */
-    P_HISTORY_BONUS_MAX,    /* at most this */
+    P_HISTORY_BONUS_PER_PLY, /* a cut-off changes a history by this much a ply of depth, less */
+    P_HISTORY_BONUS_MAX,    /* HISTORY_BONUS_OFFSET, at most this */
     P_DELTA_MARGIN,         /* the quiescence search skips a capture that, even this much ahead, stays below alpha */
     SEARCH_PARAM_NB
 };
@@ -1373,7 +1374,7 @@ static SearchParam search_params[SEARCH_PARAM_NB] = {
     [P_LMR_BASE] = { "lmr_base", 75, 20, 150, 8 },
     [P_LMR_DIVISOR] = { "lmr_divisor", 225, 150, 400, 15 },
     [P_LMR_HISTORY_DIVISOR] = { "lmr_history_divisor", 10000, 3000, 30000, 1000 },
-    [P_HISTORY_BONUS_SCALE] = { "history_bonus_scale", 16, 4, 40, 2 },
+    [P_HISTORY_BONUS_PER_PLY] = { "history_bonus_per_ply", 300, 100, 600, 30 },
     [P_HISTORY_BONUS_MAX] = { "history_bonus_max", 1600, 400, 4000, 150 },
     [P_DELTA_MARGIN] = { "delta_margin", 241, 50, 400, 20 },
 };
@@ -2040,10 +2041,12 @@ static int16_t *capture_history_at(Search *s, Move m)
     return &s->hist.capture[b->squares[move_from(m)]][move_to(m)][taken];
 }
 
-/* The history bonus of a cut-off at depth: P_HISTORY_BONUS_SCALE * depth^2, at most P_HISTORY_BONUS_MAX. */
+/* The history bonus of a cut-off at depth: P_HISTORY_BONUS_PER_PLY * depth less
+ * HISTORY_BONUS_OFFSET, at most P_HISTORY_BONUS_MAX (Stockfish's shape: a cold call's
+ * cut-offs are mostly shallow, and a bonus by depth^2 left them next to nothing). */
 static int history_bonus(int depth)
 {
-    int bonus = depth * depth * param(P_HISTORY_BONUS_SCALE);
+    int bonus = param(P_HISTORY_BONUS_PER_PLY) * depth - HISTORY_BONUS_OFFSET;
     return bonus > param(P_HISTORY_BONUS_MAX) ? param(P_HISTORY_BONUS_MAX) : bonus;
 }
 
