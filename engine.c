@@ -1374,7 +1374,8 @@ static SearchParam search_params[SEARCH_PARAM_NB] = {
     [P_LMR_BASE] = { "lmr_base", 75, 20, 150, 8 },
     [P_LMR_DIVISOR] = { "lmr_divisor", 225, 150, 400, 15 },
     [P_LMR_HISTORY_DIVISOR] = { "lmr_history_divisor", 10000, 3000, 30000, 1000 },
-    [P_HISTORY_BONUS_PER_PLY] = { "history_bonus_per_ply", 300, 100, 600, 30 },
+    /* at least HISTORY_BONUS_OFFSET + 50, so that a cut-off at depth 1 still raises its move */
+    [P_HISTORY_BONUS_PER_PLY] = { "history_bonus_per_ply", 300, 250, 600, 30 },
     [P_HISTORY_BONUS_MAX] = { "history_bonus_max", 1600, 400, 4000, 150 },
     [P_DELTA_MARGIN] = { "delta_margin", 241, 50, 400, 20 },
 };
