@@ -369,7 +369,7 @@ void engine_init(void)
 {
     if (engine_ready)
         return;
-    eval_init();
+    eval_init_in(table_memory(eval_weights_size())); /* a huge page where it can, else its own */
     lmr_init();
     engine_ready = 1;
 }
@@ -420,21 +420,32 @@ static int running_tasks(void)
 
 /* ============================================================ table memory */
 
-/* The tables (the transposition table, a table file's contents) go on huge pages where the
- * system gives them (Linux's transparent huge pages, asked for with madvise): every first
- * touch of a 4 KB page is a page fault, and on our virtual machines a fault costs about 15 us
- * under load, so that reading a 2.3 MB table file took 9.5 ms and a cold call's 2 MB table cost
- * a quarter of its nodes; a 2 MB page is one fault. Measured at 0.1 s, two games at a time:
- * 90,700 nodes a call against 69,600 with 4 KB pages. */
-enum { HUGE_PAGE = 2 << 20, SMALL_PAGE = 4096 };
+/* The large regions (the transposition table, a table file's contents, the search's contexts
+ * and the network's unpacked weights) go on huge pages where the system gives them (Linux's
+ * transparent huge pages, asked for with madvise): every first touch of a 4 KB page is a page
+ * fault, and on our virtual machines a fault costs about 15 us under load, so that reading a
+ * 2.3 MB table file took 9.5 ms and a cold call's 2 MB table cost a quarter of its nodes; a 2
+ * MB page is one fault. Measured at 0.1 s, two games at a time: 90,700 nodes a call against
+ * 69,600 with 4 KB pages. A region from HUGE_PAGE_MIN bytes takes whole huge pages, the end of
+ * its last one unused: the context (2.8 MB) and the weights (0.98 MB) were 520 faults of a cold
+ * call's 690 (docs/figures.md). */
+enum { HUGE_PAGE = 2 << 20, HUGE_PAGE_MIN = HUGE_PAGE / 4 };
 
-/* Zeroed memory of size bytes for a table, on huge pages when it is large enough and the system
- * can; NULL when memory is short. Freed with table_memory_free and the same size. */
+#if HAVE_POSIX && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+/* The length of a region of size bytes in whole huge pages. */
+static size_t huge_length(size_t size)
+{
+    return (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+}
+#endif
+
+/* Zeroed memory of size bytes for a table, on huge pages from HUGE_PAGE_MIN bytes when the
+ * system can; NULL when memory is short. Freed with table_memory_free and the same size. */
 void *table_memory(size_t size)
 {
 #if HAVE_POSIX && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (size >= HUGE_PAGE) {
-        size_t length = (size + SMALL_PAGE - 1) & ~(size_t)(SMALL_PAGE - 1), span = length + HUGE_PAGE;
+    if (size >= HUGE_PAGE_MIN) {
+        size_t length = huge_length(size), span = length + HUGE_PAGE;
         unsigned char *start = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *aligned;
         if (start == MAP_FAILED)
             return NULL;
@@ -457,8 +468,8 @@ void table_memory_free(void *memory, size_t size)
     if (!memory)
         return;
 #if HAVE_POSIX && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (size >= HUGE_PAGE) {
-        munmap(memory, (size + SMALL_PAGE - 1) & ~(size_t)(SMALL_PAGE - 1));
+    if (size >= HUGE_PAGE_MIN) {
+        munmap(memory, huge_length(size));
         return;
     }
 #endif
@@ -489,13 +500,12 @@ int search_threads(Search *s, int count)
 {
     int want = !HAVE_THREADS || count < 1 ? 1 : count > THREADS_MAX ? THREADS_MAX : count;
     while (s->threads.helper_count > want - 1) {
-        Search *h = s->threads.helpers[--s->threads.helper_count];
-        free(h);
+        table_memory_free(s->threads.helpers[--s->threads.helper_count], sizeof(Search));
     }
     if (want > 1 && !s->threads.helpers)
         s->threads.helpers = calloc(THREADS_MAX - 1, sizeof *s->threads.helpers);
     while (s->threads.helpers && s->threads.helper_count < want - 1) {
-        Search *h = calloc(1, sizeof *h);
+        Search *h = table_memory(sizeof *h);
         if (!h)
             break;
         h->threads.main_search = s;
@@ -963,12 +973,12 @@ static int score_from_tt(int score, int ply)
 
 /* ========================================================= search context */
 
-/* A new, zeroed context (its history untouched: the pages of a fresh allocation cost nothing
- * until the search writes them). */
+/* A new, zeroed context, on huge pages where the system gives them (table_memory): its
+ * history, stack and accumulators are 2.8 MB that a search writes. */
 Search *search_new(void)
 {
     assert(engine_ready);
-    return calloc(1, sizeof(Search));
+    return table_memory(sizeof(Search));
 }
 
 /* Releases s, its table and its helper threads. */
@@ -978,7 +988,7 @@ void search_free(Search *s)
         return;
     search_threads(s, 1);
     tt_free(&s->tt);
-    free(s);
+    table_memory_free(s, sizeof(Search));
 }
 
 /* Gives s an empty table of about megabytes: its own, cleared, when it has that size already. */

@@ -174,8 +174,10 @@ static uint64_t adjacent_files[8];
 static uint64_t front_span[2][64];     /* squares ahead on the same file */
 static uint64_t passed_span[2][64];    /* squares ahead on the same and adjacent files */
 static int ready;
-/* The network's hidden weights [input][hidden], unpacked from the table by eval_init. */
-static int16_t hidden_weights[NNUE_INPUTS * NNUE_HIDDEN];
+/* The network's hidden weights [input][hidden], unpacked from the table by eval_init: into
+ * memory its caller gives (eval_init_in), or into the evaluation's own array. */
+static int16_t hidden_store[NNUE_INPUTS * NNUE_HIDDEN];
+static int16_t *hidden_weights = hidden_store;
 
 static const char *const TERM_NAMES[TERM_NB] = {
     "material", "mobility", "pawns", "passed pawns", "king safety", "pieces", "threats", "mating", "tempo"
@@ -248,13 +250,25 @@ static void unpack_hidden(void)
     }
 }
 
-/* Fills the file and span masks, the network's hidden weights and the rules' tables (again, it
- * does nothing). */
+size_t eval_weights_size(void)
+{
+    return sizeof hidden_store;
+}
+
 void eval_init(void)
+{
+    eval_init_in(NULL);
+}
+
+/* Fills the file and span masks, the network's hidden weights (in weights, or NULL: in
+ * hidden_store) and the rules' tables (again, it does nothing). */
+void eval_init_in(void *weights)
 {
     int sq, f, c;
     if (ready)
         return;
+    if (weights)
+        hidden_weights = weights;
     movement_init();
     for (f = 0; f < 8; f++)
         file_set[f] = UINT64_C(0x0101010101010101) << f;

@@ -110,7 +110,7 @@ typedef struct {
     uint8_t rebuild;        /* bit p: side p's view turns */
 } NetworkDelta;
 
-/* Computes acc from the pieces of b (the first refresh calls eval_init). */
+/* Computes acc from the pieces of b (after eval_init). */
 void nnue_refresh(Accumulator *acc, const Board *b);
 /* Fills d with what the legal move m (or MOVE_NONE) changes in b, before it is made. */
 void nnue_delta(const Board *b, Move m, NetworkDelta *d);
@@ -172,6 +172,11 @@ typedef struct {
 /* Fills the evaluation's tables (the network's unpacked) and the rules' (movement_init): called once, before any other
  * function of this file and before any thread starts (again, it does nothing). */
 void eval_init(void);
+/* The same, the network's hidden weights unpacked into `weights`: eval_weights_size() bytes,
+ * aligned for int16_t and kept for the program's life (the engine gives them a huge page,
+ * engine_init); NULL: the evaluation's own array, as eval_init. */
+void eval_init_in(void *weights);
+size_t eval_weights_size(void);
 
 /* Returns a hash of every weight of the evaluation (network and hand-written): two builds
  * with the same signature evaluate alike, so a table one wrote can serve the other. */
