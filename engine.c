@@ -626,15 +626,16 @@ static void shared_set_bit(unsigned char *bits, size_t index) { SHARED_OR(&bits[
  * a processor), up to STALL_GUARD_MAX_SHARE of its budget: a stall as long may come after its
  * last look at the clock. While the machine is busy (another task running beside the search:
  * the caller's other games, a build) the caller itself is slower to start the call and to see
- * it end: at 0.1 s, two games at a time with both engines one-shot calls, the caller's wall
- * time exceeded the call's own clock by a median of 1 ms, 12 ms at the 99.9th percentile and
- * at most 18 ms in 25,790 calls (docs/figures.md). The call then keeps back BUSY_RESERVE plus
- * BUSY_RESERVE_SHARE instead, ten milliseconds above the worst seen at 0.1 s (docs/engine.md,
- * "Time"). The machine's load is looked at every LOAD_LOOK_INTERVAL
+ * it end: at 0.1 s, two games at a time, the referee's wall time exceeded the call's own clock
+ * by a median of 2.9 ms, 20 ms at the 99.9th percentile and up to 50 ms, in bursts, over 19,963
+ * calls against Ethereal (docs/figures.md, 2026-11-28; 18 ms at most in 25,790 calls on an
+ * earlier machine). No reserve covers every such pause: the call then keeps back BUSY_RESERVE
+ * plus BUSY_RESERVE_SHARE instead, which would have left 2 of those calls over the limit where
+ * 25 ms left 7 (docs/engine.md, "Time"). The machine's load is looked at every LOAD_LOOK_INTERVAL
  * seconds from LOAD_LOOK_DELAY into the search (the caller that started the call is still
  * running at first). */
 static const double ONE_SHOT_RESERVE = 0.010, ONE_SHOT_RESERVE_SHARE = 0.02, ONE_SHOT_MIN_SHARE = 0.2;
-static const double BUSY_RESERVE = 0.025, BUSY_RESERVE_SHARE = 0.03;
+static const double BUSY_RESERVE = 0.030, BUSY_RESERVE_SHARE = 0.03;
 static const double LOAD_LOOK_DELAY = 0.002, LOAD_LOOK_INTERVAL = 0.002;
 /* Busy: another task seen at one look in BUSY_LOOK_ONE_IN or more. What shares the machine
  * for long is seen at nearly every look: at 0.1 s, two games at a time, 27,867 of 28,095
