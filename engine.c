@@ -150,9 +150,6 @@ typedef struct {
     int bound;
 } PvLine;
 
-/* One search context, with its transposition table: its caller makes it (search_new), hands it
- * to the engine's entry points (search_run and those built on it, bench_run) and frees it
- * (search_free). A zeroed Search is ready, without a table. */
 /* What the search keeps for each ply of the path from the root, on a stack that starts
  * STACK_BEFORE_ROOT plies before it: those entries say "no move, never improved on", so that
  * no step needs a guard for the first plies. */
@@ -499,9 +496,8 @@ static void *helper_run(void *context)
 int search_threads(Search *s, int count)
 {
     int want = !HAVE_THREADS || count < 1 ? 1 : count > THREADS_MAX ? THREADS_MAX : count;
-    while (s->threads.helper_count > want - 1) {
+    while (s->threads.helper_count > want - 1)
         table_memory_free(s->threads.helpers[--s->threads.helper_count], sizeof(Search));
-    }
     if (want > 1 && !s->threads.helpers)
         s->threads.helpers = calloc(THREADS_MAX - 1, sizeof *s->threads.helpers);
     while (s->threads.helpers && s->threads.helper_count < want - 1) {
@@ -631,7 +627,7 @@ static void shared_set_bit(unsigned char *bits, size_t index) { SHARED_OR(&bits[
  * calls against Ethereal (docs/figures.md, 2026-11-28; 18 ms at most in 25,790 calls on an
  * earlier machine). No reserve covers every such pause: the call then keeps back BUSY_RESERVE
  * plus BUSY_RESERVE_SHARE instead, which would have left 2 of those calls over the limit where
- * 25 ms left 7 (docs/engine.md, "Time"). The machine's load is looked at every LOAD_LOOK_INTERVAL
+ * 25 ms left 7 (docs/command-line.md, "Time"). The machine's load is looked at every LOAD_LOOK_INTERVAL
  * seconds from LOAD_LOOK_DELAY into the search (the caller that started the call is still
  * running at first). */
 static const double ONE_SHOT_RESERVE = 0.010, ONE_SHOT_RESERVE_SHARE = 0.02, ONE_SHOT_MIN_SHARE = 0.2;
