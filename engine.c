@@ -156,6 +156,7 @@ typedef struct {
 typedef struct {
     Move move;              /* the move made from this ply (MOVE_NONE: the null move, or none yet) */
     int piece;              /* the piece that made it (0: none) */
+    int quiet;              /* the move was quiet (not the null move) */
     int static_eval;        /* corrected; -SCORE_INF in check, SCORE_INF before the root */
     Move excluded;          /* the move a singular extension's search leaves out */
     int double_extensions;  /* double extensions on the path to this ply */
@@ -322,6 +323,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks);
 static void keep_noisy_and_checks(Board *b, MoveList *list);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
 static void update_capture_stats(Search *s, Move best, const Move *noisy, int noisy_count, int depth);
+static void reward_prior_move(Search *s, const Node *n, int depth, int far_below);
 static int16_t *capture_history_at(Search *s, Move m);
 static int history_bonus(int depth);
 static PieceToHistory *cont_history_at(Search *s, int ply, int back);
@@ -1333,6 +1335,8 @@ enum {
     SE_MARGIN_PER_PLY = 2,      /* to half the depth stay this much a ply below its score; */
     SE_DOUBLE_MARGIN = 20,      /* twice, when this much further below (outside PV nodes), */
     SE_DOUBLE_MAX = 6,          /* at most this many times on a path */
+    PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on, */
+    PRIOR_BONUS_MARGIN = 62,    /* or where it fell this much a ply below alpha */
     LMR_DEPTH = 3,              /* late move reductions of quiet moves from this depth on */
     LMR_DEEPER_MARGIN = 64,     /* a reduced search that beats alpha by this much, plus this */
     LMR_DEEPER_PER_PLY = 11,    /* much a ply of its reduction, is searched again a ply deeper */
@@ -1633,13 +1637,17 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     if (alpha >= beta)
         return alpha;
 
-    /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry. */
+    /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry (a quiet
+     * hash move that beats beta earns its cut-off's histories, as if searched). */
     n.ply = ply;
     n.pv_node = beta - alpha > 1;
     n.cut_node = cut_node;
     if (node_probe(s, &n) && !n.pv_node && n.entry.depth >= depth && here->excluded == MOVE_NONE
-        && bound_decides(n.entry.bound, n.tt_score, alpha, beta))
+        && bound_decides(n.entry.bound, n.tt_score, alpha, beta)) {
+        if (n.tt_score >= beta && n.tt_move != MOVE_NONE && move_is_quiet(b, n.tt_move) && move_is_legal(b, n.tt_move))
+            update_quiet_stats(s, ply, n.tt_move, &n.tt_move, 1, depth);
         return n.tt_score;
+    }
 
     /* Step 4. Static evaluation, and whether it improves on ours two plies before. */
     node_evaluate(s, &n);
@@ -1741,6 +1749,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     if (here->excluded != MOVE_NONE)
         return best;
     tt_store(s->table, b->key, best_move, best, n.raw_eval, depth, bound, ply);
+    if (bound == BOUND_UPPER)
+        reward_prior_move(s, &n, depth, best < alpha - PRIOR_BONUS_MARGIN * depth);
     if (!n.in_check && (best_move == MOVE_NONE || move_is_quiet(b, best_move)) && !score_is_mate(best)
         && !(bound == BOUND_LOWER && best <= here->static_eval) && !(bound == BOUND_UPPER && best >= here->static_eval))
         correction_update(n.corrections, depth, best - here->static_eval);
@@ -2032,6 +2042,21 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
     }
 }
 
+/* After the node at n->ply failed low at depth: the opponent's quiet move into it held, and
+ * earns a continuation history bonus, twice as large at a PV or cut node or when the node
+ * fell far below alpha (far_below); only from depth PRIOR_BONUS_DEPTH on unless the node is
+ * a PV node or fell far below (Stockfish 15.1's). */
+static void reward_prior_move(Search *s, const Node *n, int depth, int far_below)
+{
+    const Ply *before = ply_at(s, n->ply - 1);
+    int extra = n->pv_node || n->cut_node || far_below, bonus = history_bonus(depth) * (1 + extra), to;
+    if (!before->quiet || (depth < PRIOR_BONUS_DEPTH && !n->pv_node && !far_below))
+        return;
+    to = move_to(before->move);
+    history_add(&(*cont_history_at(s, n->ply - 1, 1))[before->piece][to], bonus, bonus);
+    history_add(&(*cont_history_at(s, n->ply - 1, 2))[before->piece][to], bonus, bonus);
+}
+
 /* After the move best cut off at depth: a capture history bonus for it if it is a capture or
  * promotion, and a malus for those tried before it (noisy_count of them, best among them). */
 static void update_capture_stats(Search *s, Move best, const Move *noisy, int noisy_count, int depth)
@@ -2176,6 +2201,7 @@ static void push_move(Search *s, Move m, Undo *u, int ply)
     s->net.ready[ply + 1] = 0;
     here->move = m;
     here->piece = m == MOVE_NONE ? 0 : s->board.squares[move_from(m)];
+    here->quiet = m != MOVE_NONE && move_is_quiet(&s->board, m);
     if (m == MOVE_NONE)
         board_make_null(&s->board, u);
     else
