@@ -324,6 +324,7 @@ static void keep_noisy_and_checks(Board *b, MoveList *list);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
 static void update_capture_stats(Search *s, Move best, const Move *noisy, int noisy_count, int depth);
 static void reward_prior_move(Search *s, const Node *n, int depth, int far_below);
+static void cont_histories_add(PieceToHistory *ch1, PieceToHistory *ch2, int piece, int to, int delta, int bonus);
 static int16_t *capture_history_at(Search *s, Move m);
 static int history_bonus(int depth);
 static PieceToHistory *cont_history_at(Search *s, int ply, int back);
@@ -2037,9 +2038,16 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
     for (i = 0; i < quiet_count; i++) {
         int delta = quiets[i] == best ? bonus : -bonus, piece = b->squares[move_from(quiets[i])], to = move_to(quiets[i]);
         history_add(&s->hist.main[side][move_from(quiets[i])][to], delta, bonus);
-        history_add(&(*ch1)[piece][to], delta, bonus);
-        history_add(&(*ch2)[piece][to], delta, bonus);
+        cont_histories_add(ch1, ch2, piece, to, delta, bonus);
     }
+}
+
+/* Adds delta (of size bonus) to a quiet move's entries, by its piece and destination, in the
+ * continuation history rows ch1 and ch2 (those of the last move and the one before). */
+static void cont_histories_add(PieceToHistory *ch1, PieceToHistory *ch2, int piece, int to, int delta, int bonus)
+{
+    history_add(&(*ch1)[piece][to], delta, bonus);
+    history_add(&(*ch2)[piece][to], delta, bonus);
 }
 
 /* After the node at n->ply failed low at depth: the opponent's quiet move into it held, and
@@ -2049,12 +2057,12 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
 static void reward_prior_move(Search *s, const Node *n, int depth, int far_below)
 {
     const Ply *before = ply_at(s, n->ply - 1);
-    int extra = n->pv_node || n->cut_node || far_below, bonus = history_bonus(depth) * (1 + extra), to;
+    int bonus;
     if (!before->quiet || (depth < PRIOR_BONUS_DEPTH && !n->pv_node && !far_below))
         return;
-    to = move_to(before->move);
-    history_add(&(*cont_history_at(s, n->ply - 1, 1))[before->piece][to], bonus, bonus);
-    history_add(&(*cont_history_at(s, n->ply - 1, 2))[before->piece][to], bonus, bonus);
+    bonus = history_bonus(depth) * (1 + (n->pv_node || n->cut_node || far_below));
+    cont_histories_add(cont_history_at(s, n->ply - 1, 1), cont_history_at(s, n->ply - 1, 2), before->piece,
+                       move_to(before->move), bonus, bonus);
 }
 
 /* After the move best cut off at depth: a capture history bonus for it if it is a capture or
