@@ -1338,7 +1338,8 @@ enum {
     SE_DOUBLE_MAX = 6,          /* at most this many times on a path */
     PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on, */
     PRIOR_BONUS_MARGIN = 62,    /* or where it fell this much a ply below alpha */
-    LMR_DEPTH = 3,              /* late move reductions of quiet moves from this depth on */
+    LMR_DEPTH = 3,              /* late move reductions from this depth on: of quiet moves, and outside
+                                 * PV nodes of noisy moves that lose material (PICK_BAD_NOISY) */
     LMR_DEEPER_MARGIN = 64,     /* a reduced search that beats alpha by this much, plus this */
     LMR_DEEPER_PER_PLY = 11,    /* much a ply of its reduction, is searched again a ply deeper */
     ROOT_LMR_DEPTH = 3,         /* at the root from this depth on, quiet moves after the first */
@@ -1708,7 +1709,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         new_depth += extension;
 
         /* Step 11. Late move reductions, then the principal variation search. */
-        if (depth >= LMR_DEPTH && moves_tried > 1 + n.pv_node && quiet && !n.in_check)
+        if (depth >= LMR_DEPTH && moves_tried > 1 + n.pv_node && !n.in_check
+            && (quiet || (mp.kind == PICK_BAD_NOISY && !n.pv_node)))
             r = reduction(s, &n, depth, moves_tried, &mp, new_depth);
         if (moves_tried == 1) {
             score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
@@ -1901,10 +1903,11 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, i
     return n->tt_score >= beta ? -1 : 0;
 }
 
-/* Step 11: the late move reduction of the quiet move just made (number moves_tried, as the
- * picker mp gave it) at depth, searched to new_depth: the table's, less for the hash move, a
- * killer or the counter-move, a check, a good history; more outside the principal variation
- * and when not improving; from 0 to new_depth - 1. */
+/* Step 11: the late move reduction of the quiet or losing noisy move just made (number
+ * moves_tried, as the picker mp gave it) at depth, searched to new_depth: the table's; less
+ * for a move the picker did not give among the other quiet moves (the hash move, a killer,
+ * the counter-move, a losing capture), for a check and for a good history; more outside the
+ * principal variation and when not improving; from 0 to new_depth - 1. */
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth)
 {
     int r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
