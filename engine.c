@@ -1347,7 +1347,8 @@ enum {
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
     MVV_LVA_SCALE = 16,         /* captures order by the victim's value times this, less the attacker's type, */
     CAPTURE_HISTORY_DIVISOR = 8, /* plus their capture history divided by this */
-    LMR_TABLE = 64              /* the reduction table's depths and move numbers */
+    LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
+    LMR_UNIT = 1024             /* a reduction is summed in 1/LMR_UNIT plies, then rounded down */
 };
 
 /* The search parameters: margins that a command line may set (--param NAME=VALUE, through
@@ -1399,7 +1400,7 @@ static inline int param(int id)
     return search_params[id].value;
 }
 
-static int reductions[LMR_TABLE][LMR_TABLE];
+static int reductions[LMR_TABLE][LMR_TABLE]; /* in 1/LMR_UNIT plies */
 
 /* The move picker's stages, in order (a node in check, and the quiescence search, use
  * STAGE_LIST alone). */
@@ -1907,13 +1908,15 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, i
  * moves_tried, as the picker mp gave it) at depth, searched to new_depth: the table's; less
  * for a move the picker did not give among the other quiet moves (the hash move, a killer,
  * the counter-move, a losing capture), for a check and for a good history; more outside the
- * principal variation and when not improving; from 0 to new_depth - 1. */
+ * principal variation and when not improving; summed in fractions of a ply (LMR_UNIT) and
+ * rounded down, from 0 to new_depth - 1. */
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth)
 {
     int r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
-    r += !n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check;
+    r += LMR_UNIT * (!n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
     if (mp->kind == PICK_QUIET)
-        r -= mp->score / param(P_LMR_HISTORY_DIVISOR);
+        r -= (int)((long)mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR));
+    r /= LMR_UNIT;
     if (r < 0)
         r = 0;
     return r > new_depth - 1 ? new_depth - 1 : r;
@@ -2604,14 +2607,14 @@ double ln(double x)
 }
 
 /* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape; P_LMR_BASE and
- * P_LMR_DIVISOR in hundredths). */
+ * P_LMR_DIVISOR in hundredths), kept in 1/LMR_UNIT plies. */
 static void lmr_init(void)
 {
     double base = param(P_LMR_BASE) / 100.0, divisor = param(P_LMR_DIVISOR) / 100.0;
     int d, m;
     for (d = 1; d < LMR_TABLE; d++)
         for (m = 1; m < LMR_TABLE; m++)
-            reductions[d][m] = (int)(base + ln(d) * ln(m) / divisor);
+            reductions[d][m] = (int)(LMR_UNIT * (base + ln(d) * ln(m) / divisor));
 }
 
 /* ======================================================= search parameters */
