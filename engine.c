@@ -1607,7 +1607,9 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
 
 /* The principal variation search of the position at ply (1 or deeper: the root is
  * search_root's), to depth, within (alpha, beta); cut_node: a node expected to fail high.
- * Returns its score for the side to move (0 once the search stops). */
+ * As Stockfish has it, the children searched with a null window are expected to fail high,
+ * but those of a cut node searched to the full depth, which are expected to fail low. Returns
+ * its score for the side to move (0 once the search stops). */
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node)
 {
     Board *b = &s->board;
@@ -1714,9 +1716,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             && (quiet || (mp.kind == PICK_BAD_NOISY && !n.pv_node)))
             r = reduction(s, &n, depth, moves_tried, &mp, new_depth);
         if (moves_tried == 1) {
-            score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
+            score = -search(s, -beta, -alpha, new_depth, ply + 1, !n.pv_node && !cut_node);
         } else {
-            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, r > 0 || !cut_node);
             if (r > 0 && score > alpha) {
                 int reduced = new_depth - r;
                 if (!eval_by_knowledge(b))
