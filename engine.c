@@ -1917,7 +1917,7 @@ static int reduction(Search *s, const Node *n, int depth, int moves_tried, const
     int r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
     r += LMR_UNIT * (!n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
     if (mp->kind == PICK_QUIET)
-        r -= (int)((long)mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR));
+        r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 3 * HISTORY_MAX + THREAT_ESCAPE_BONUS */
     r /= LMR_UNIT;
     if (r < 0)
         r = 0;
