@@ -2609,7 +2609,7 @@ double ln(double x)
 }
 
 /* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape; P_LMR_BASE and
- * P_LMR_DIVISOR in hundredths), kept in 1/LMR_UNIT plies. */
+ * P_LMR_DIVISOR in hundredths). */
 static void lmr_init(void)
 {
     double base = param(P_LMR_BASE) / 100.0, divisor = param(P_LMR_DIVISOR) / 100.0;
