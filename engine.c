@@ -161,6 +161,7 @@ typedef struct {
     Move excluded;          /* the move a singular extension's search leaves out */
     int double_extensions;  /* double extensions on the path to this ply */
     int in_check;           /* the side to move is in check */
+    int reduction;          /* the late move reduction of the move made from here, while its reduced search runs */
     Move killers[2];
 } Ply;
 enum { STACK_BEFORE_ROOT = 2 };
@@ -313,6 +314,7 @@ static int bound_decides(int bound, int score, int alpha, int beta);
 static int bound_bounds(int bound, int score, int eval);
 static inline void node_evaluate(Search *s, Node *n);
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score);
+static int hindsight_depth_change(Search *s, const Node *n, int depth);
 static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int quiet_count, int depth, int alpha);
 static int move_gives_check(Board *b, Node *n, Move m);
 static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut);
@@ -1319,6 +1321,7 @@ static void level_choose(Search *s)
  * written P_* below are search parameters, in search_params. */
 enum {
     ASPIRATION_DEPTH = 5,       /* aspiration windows from this depth on, P_ASPIRATION_DELTA wide */
+    HINDSIGHT_MARGIN = 60,      /* a reduced move that cost its side more than this is reduced a ply more (hindsight_depth_change) */
     RFP_DEPTH = 8,              /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
     RAZOR_DEPTH = 2,            /* razoring up to this depth (P_RAZOR_MARGIN) */
     NMP_DEPTH = 3,              /* null move pruning from this depth on, reducing by NMP_REDUCTION */
@@ -1659,6 +1662,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     if (!n.in_check && n.hit && bound_bounds(n.entry.bound, n.tt_score, n.eval))
         n.eval = n.tt_score;
     n.improving = !n.in_check && here->static_eval > ply_at(s, ply - 2)->static_eval;
+    depth += hindsight_depth_change(s, &n, depth);
     n.pieces = board_has_pieces(b, b->side);
     n.cs_ready = 0;
 
@@ -1718,7 +1722,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         if (moves_tried == 1) {
             score = -search(s, -beta, -alpha, new_depth, ply + 1, !n.pv_node && !cut_node);
         } else {
+            here->reduction = r;
             score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, r > 0 || !cut_node);
+            here->reduction = 0;
             if (r > 0 && score > alpha) {
                 int reduced = new_depth - r;
                 if (!eval_by_knowledge(b))
@@ -1813,6 +1819,24 @@ static inline void node_evaluate(Search *s, Node *n)
     n->raw_eval = n->hit ? n->entry.eval : evaluate(s, n->ply);
     correction_entries(s, n->corrections);
     n->eval = here->static_eval = corrected_eval(n->corrections, n->raw_eval);
+}
+
+/* Step 4b. Hindsight (Stockfish's): a node its parent reduced by 3 plies or more is searched a
+ * ply deeper when the two static evaluations say the move into it cost the side that made it
+ * nothing; one reduced by 2 or more a ply shallower when it cost that side more than
+ * HINDSIGHT_MARGIN (the two evaluations, each for its side to move, sum to more). The parent's
+ * reduction is read once: a singular search at this node sees none. Not against a lone king,
+ * where the evaluation is knowledge (K+B+N v K went unmated within 100 plies with it). */
+static int hindsight_depth_change(Search *s, const Node *n, int depth)
+{
+    Ply *parent = ply_at(s, n->ply - 1);
+    int prior = parent->reduction, here_eval = ply_at(s, n->ply)->static_eval;
+    parent->reduction = 0;
+    if (prior == 0 || n->in_check || parent->static_eval == -SCORE_INF || eval_by_knowledge(&s->board))
+        return 0;
+    if (prior >= 3 && here_eval <= -parent->static_eval)
+        return 1;
+    return prior >= 2 && depth >= 2 && here_eval + parent->static_eval > HINDSIGHT_MARGIN ? -1 : 0;
 }
 
 /* Steps 5 and 6 at a node outside the principal variation and not in check: returns 1 with its
