@@ -1832,7 +1832,7 @@ static int hindsight_depth_change(Search *s, const Node *n, int depth)
     Ply *parent = ply_at(s, n->ply - 1);
     int prior = parent->reduction, here_eval = ply_at(s, n->ply)->static_eval;
     parent->reduction = 0;
-    if (prior == 0 || n->in_check || parent->static_eval == -SCORE_INF || eval_by_knowledge(&s->board))
+    if (prior == 0 || n->in_check || parent->in_check || eval_by_knowledge(&s->board))
         return 0;
     if (prior >= 3 && here_eval <= -parent->static_eval)
         return 1;
