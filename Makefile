@@ -5,7 +5,7 @@ CFLAGS ?= -O2 -DNDEBUG
 DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # The engine and the rules and evaluation it uses; the front ends (modes/README.md); all of it.
 CORE = engine.c movement.c extra.c
-MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/tablefile.c
+MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/gamefile.c modes/tablefile.c
 SOURCES = $(CORE) $(MODES)
 HEADERS = movement.h extra.h tables/hce.h tables/nnue.h $(wildcard modes/*.h)
 PERFT_CAP ?= 500000000
@@ -112,8 +112,9 @@ spsa: engine
 # The tables' makers (docs/weights.md). `make` never runs them: the
 # tables they write are committed, and remade only by these targets.
 TOOLS_COMMON = tools/common.c tools/common.h
-tools/tune: tools/tune.c $(TOOLS_COMMON) movement.c extra.c $(HEADERS)
-	$(CC) $(WARNINGS) -O2 tools/tune.c tools/common.c movement.c extra.c -lm -o $@
+RECORDS = modes/gamefile.c modes/gamefile.h
+tools/tune: tools/tune.c $(TOOLS_COMMON) $(RECORDS) movement.c extra.c $(HEADERS)
+	$(CC) $(WARNINGS) -O2 tools/tune.c tools/common.c modes/gamefile.c movement.c extra.c -lm -o $@
 
 # Fits every weight of extra.c to TUNE_DATA (plain or .xz) and rewrites tables/hce.h.
 LABELLED = ../shared/data/labelled
@@ -122,8 +123,8 @@ TUNE_ARGS ?= --epochs 150 --lambda 0.5 --seed 1
 tune: tools/tune
 	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
 
-tools/train: tools/train.c $(TOOLS_COMMON) movement.c movement.h extra.h
-	$(CC) $(WARNINGS) -O3 -march=native -ffast-math -pthread tools/train.c tools/common.c movement.c -lm -o $@
+tools/train: tools/train.c $(TOOLS_COMMON) $(RECORDS) movement.c movement.h extra.h
+	$(CC) $(WARNINGS) -O3 -march=native -ffast-math -pthread tools/train.c tools/common.c modes/gamefile.c movement.c -lm -o $@
 
 # Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h;
 # docs/weights.md lists the files and the command behind the network we ship.

@@ -1,6 +1,9 @@
-/* tools/common.c: labelled positions in, generated tables out, and a seeded generator,
- * for tools/tune.c and tools/train.c. */
+/* tools/common.c: labelled positions in (lines or game records, plain or through xz, with
+ * their files' SHA-256), generated tables out, and a seeded generator, for tools/tune.c and
+ * tools/train.c. POSIX for popen. */
+#define _POSIX_C_SOURCE 200809L
 #include "common.h"
+#include "../modes/gamefile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,9 +13,27 @@
 
 enum { LINE_MAX_BYTES = 512, PATH_MAX_BYTES = 4096 };
 
+/* The training positions of a file of game records on their way to a LabelledVisit. */
+typedef struct {
+    LabelledVisit visit;
+    void *context;
+    int held_out;
+    long limit;
+    LabelledCount *count;
+} RecordVisit;
+
 /* prototypes */
 static char *trim(char *s);
 static int parse_line(char *line, Board *b, int *score, double *result, char *why, size_t why_size);
+static FILE *input_open(const char *path, int *piped, char *err, size_t err_size);
+static int input_close(FILE *f, int piped);
+static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
+                      char *err, size_t err_size);
+static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
+                        char *err, size_t err_size);
+static int record_position(void *context, const Board *b, int score, int result);
+static void sha256_block(uint32_t *state, const uint8_t *block);
+static const char *base_name(const char *path);
 static void temporary_name(const char *path, char *out, size_t size);
 
 /* Returns s without leading and trailing white space (cut in place). */
@@ -66,16 +87,67 @@ static int parse_line(char *line, Board *b, int *score, double *result, char *wh
 int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
                   char *err, size_t err_size)
 {
+    int piped, ok;
+    FILE *f = input_open(path, &piped, err, err_size);
+    memset(count, 0, sizeof *count);
+    if (!f)
+        return 0;
+    if (gamefile_named(path))
+        ok = records_read(f, path, visit, context, limit, count, err, err_size);
+    else
+        ok = lines_read(f, path, visit, context, limit, count, err, err_size);
+    if (!input_close(f, piped) && ok) {
+        snprintf(err, err_size, "%s: xz could not decompress it", path);
+        ok = 0;
+    }
+    return ok;
+}
+
+/* Opens path for reading: "-" is standard input, a name ending in .xz is read through `xz -dc`
+ * (*piped set); returns NULL with a reason in err. */
+static FILE *input_open(const char *path, int *piped, char *err, size_t err_size)
+{
+    size_t n = strlen(path);
+    FILE *f;
+    *piped = n > 3 && strcmp(path + n - 3, ".xz") == 0;
+    if (strcmp(path, "-") == 0)
+        return stdin;
+    if (!(f = fopen(path, "rb"))) {
+        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (*piped) {
+        char command[PATH_MAX_BYTES + 32] = "exec xz -dc -- '";
+        size_t used = strlen(command), i;
+        fclose(f);
+        for (i = 0; i < n && used + 6 < sizeof command; i++)
+            used += (size_t)snprintf(command + used, sizeof command - used, path[i] == '\'' ? "'\\''" : "%c", path[i]);
+        snprintf(command + used, sizeof command - used, "'");
+        if (!(f = popen(command, "r")))
+            snprintf(err, err_size, "cannot start xz to read %s", path);
+    }
+    return f;
+}
+
+/* Closes what input_open opened; returns 0 if it was xz and it failed. */
+static int input_close(FILE *f, int piped)
+{
+    if (f == stdin)
+        return 1;
+    if (piped)
+        return pclose(f) == 0;
+    fclose(f);
+    return 1;
+}
+
+/* labelled_read's lines. */
+static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
+                      char *err, size_t err_size)
+{
     char line[LINE_MAX_BYTES], why[300];
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     long number = 0, games = 0;
     int stopped = 0, last_fullmove = 0, last_pieces = 0;
     double last_result = -1;
-    memset(count, 0, sizeof *count);
-    if (!f) {
-        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
-        return 0;
-    }
     while (!stopped && (limit <= 0 || number < limit) && fgets(line, sizeof line, f)) {
         Board b;
         int score, pieces, too_long = strchr(line, '\n') == NULL && !feof(f);
@@ -105,8 +177,6 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
         last_pieces = pieces;
         stopped = visit(context, &b, score, result, games % VALIDATION_EVERY == 0) != 0;
     }
-    if (f != stdin)
-        fclose(f);
     if (stopped) {
         snprintf(err, err_size, "%s: stopped at line %ld", path, number);
         return 0;
@@ -115,6 +185,112 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
         snprintf(err, err_size, "%s holds no position (%ld lines, %ld malformed)", path, count->lines, count->malformed);
         return 0;
     }
+    return 1;
+}
+
+/* labelled_read's game records: every training position of each game, every tenth game held
+ * out; a damaged file is an error (its first bad game named), not a warning. */
+static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
+                        char *err, size_t err_size)
+{
+    static GameRecord record;
+    GameReader reader;
+    RecordVisit each;
+    int got = 0, stopped = 0;
+    each.visit = visit;
+    each.context = context;
+    each.limit = limit;
+    each.count = count;
+    if (!gamefile_open(&reader, f, path, err, err_size))
+        return 0;
+    while (!stopped && (limit <= 0 || count->good < limit) && (got = gamefile_next(&reader, &record, err, err_size)) == 1) {
+        count->lines++;
+        each.held_out = count->lines % VALIDATION_EVERY == 0;
+        stopped = gamefile_visit(&record, record_position, &each) < 0;
+    }
+    gamefile_close(&reader);
+    if (stopped)
+        snprintf(err, err_size, "%s: stopped at game %ld", path, count->lines);
+    else if (got >= 0 && count->good == 0)
+        snprintf(err, err_size, "%s holds no training position (%ld games)", path, count->lines);
+    return !stopped && got >= 0 && count->good > 0;
+}
+
+/* Hands one training position of a record to the LabelledVisit (a TrainingVisit): returns 1 at
+ * the limit, -1 when the visitor stops. */
+static int record_position(void *context, const Board *b, int score, int result)
+{
+    RecordVisit *each = context;
+    if (each->limit > 0 && each->count->good >= each->limit)
+        return 1;
+    each->count->good++;
+    return each->visit(each->context, b, score, result / 2.0, each->held_out) != 0 ? -1 : 0;
+}
+
+/* SHA-256 (FIPS 180-4): the round constants and one 64-byte block into the state. */
+static const uint32_t SHA256_K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROTATE(x, n) ((x) >> (n) | (x) << (32 - (n)))
+
+static void sha256_block(uint32_t *state, const uint8_t *block)
+{
+    uint32_t w[64], v[8], t1, t2;
+    int i;
+    for (i = 0; i < 16; i++)
+        w[i] = (uint32_t)block[4 * i] << 24 | (uint32_t)block[4 * i + 1] << 16 | (uint32_t)block[4 * i + 2] << 8 | block[4 * i + 3];
+    for (i = 16; i < 64; i++)
+        w[i] = w[i - 16] + (ROTATE(w[i - 15], 7) ^ ROTATE(w[i - 15], 18) ^ w[i - 15] >> 3) + w[i - 7]
+             + (ROTATE(w[i - 2], 17) ^ ROTATE(w[i - 2], 19) ^ w[i - 2] >> 10);
+    memcpy(v, state, sizeof v);
+    for (i = 0; i < 64; i++) {
+        t1 = v[7] + (ROTATE(v[4], 6) ^ ROTATE(v[4], 11) ^ ROTATE(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) + SHA256_K[i] + w[i];
+        t2 = (ROTATE(v[0], 2) ^ ROTATE(v[0], 13) ^ ROTATE(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+        memmove(v + 1, v, 7 * sizeof v[0]);
+        v[4] += t1;
+        v[0] = t1 + t2;
+    }
+    for (i = 0; i < 8; i++)
+        state[i] += v[i];
+}
+
+int file_sha256(const char *path, char hex[65])
+{
+    static const uint32_t START[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+    uint32_t state[8];
+    uint8_t block[128];
+    uint64_t bytes = 0;
+    size_t got = 64, pad;
+    int i;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    memcpy(state, START, sizeof state);
+    while (got == 64 && (got = fread(block, 1, 64, f)) == 64) {
+        sha256_block(state, block);
+        bytes += 64;
+    }
+    bytes += got;
+    fclose(f);
+    /* the padding: a one bit, zeros, and the length in bits, in one block or two */
+    block[got] = 0x80;
+    pad = got < 56 ? 64 : 128;
+    memset(block + got + 1, 0, pad - got - 1);
+    for (i = 0; i < 8; i++)
+        block[pad - 1 - i] = (uint8_t)(bytes * 8 >> (8 * i));
+    sha256_block(state, block);
+    if (pad == 128)
+        sha256_block(state, block + 64);
+    for (i = 0; i < 8; i++)
+        snprintf(hex + 8 * i, 9, "%08lx", (unsigned long)state[i]);
     return 1;
 }
 
@@ -327,7 +503,7 @@ int tool_options(int argc, char **argv, ToolOptions *o, void (*usage)(FILE *out)
     return 1;
 }
 
-int tool_read_data(const ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure)
+int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure)
 {
     LabelledCount count;
     char err[400];
@@ -337,16 +513,32 @@ int tool_read_data(const ToolOptions *o, LabelledVisit visit, void *context, con
             fprintf(stderr, "error: %s\n", *failure ? *failure : err);
             return 0;
         }
-        printf("%s: %ld lines, %ld positions, %ld malformed\n", o->data[d], count.lines, count.good, count.malformed);
+        if (strcmp(o->data[d], "-") == 0)
+            snprintf(o->data_sha256[d], sizeof o->data_sha256[d], "(standard input)");
+        else if (!file_sha256(o->data[d], o->data_sha256[d]))
+            snprintf(o->data_sha256[d], sizeof o->data_sha256[d], "(unreadable)");
+        o->data_positions[d] = count.good;
+        printf("%s: %ld %s, %ld positions, %ld malformed\n", o->data[d], count.lines, gamefile_named(o->data[d]) ? "games" : "lines",
+               count.good, count.malformed);
     }
     return 1;
 }
 
-size_t tool_command(char *summary, size_t size, const char *tool, int argc, char **argv)
+/* Returns the part of path after its last '/'. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+size_t tool_command(char *summary, size_t size, const char *tool, const ToolOptions *o, int argc, char **argv)
 {
     size_t used = (size_t)snprintf(summary, size, " * Command: %s", tool);
     int i;
     for (i = 1; i < argc && used < size - 200; i++)
-        used += (size_t)snprintf(summary + used, size - used, " %s", argv[i]);
+        used += (size_t)snprintf(summary + used, size - used, " %s", base_name(argv[i]));
+    for (i = 0; i < o->data_count && used < size - 200; i++)
+        used += (size_t)snprintf(summary + used, size - used, "\n * Data: %s, SHA-256 %s, %ld positions", base_name(o->data[i]),
+                                 o->data_sha256[i], o->data_positions[i]);
     return used;
 }

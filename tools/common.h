@@ -1,5 +1,6 @@
 /* tools/common.h: what the tuner and the trainer share: reading labelled positions
- * (`FEN | SCORE | RESULT` lines) with a held-out tenth, a seeded random generator, and
+ * (`FEN | SCORE | RESULT` lines, or the training positions of datagen's game records; plain or
+ * xz-compressed) with a held-out tenth and each file's SHA-256, a seeded random generator, and
  * writing a generated table so that an interrupted run leaves the old one whole. */
 #ifndef TOOLS_COMMON_H
 #define TOOLS_COMMON_H
@@ -20,17 +21,22 @@ enum { VALIDATION_EVERY = 10 };
 typedef int (*LabelledVisit)(void *context, const Board *b, int score, double result, int held_out);
 
 typedef struct {
-    long lines;         /* every line read, blank ones included */
+    long lines;         /* every line read, blank ones included; or every game of a file of records */
     long good;          /* handed to the visitor */
     long malformed;     /* skipped: bad FEN, missing field, a number that is not one */
 } LabelledCount;
 
-/* Reads path ("-": standard input), at most `limit` lines when limit > 0, and calls visit
- * for every good line. Prints one warning naming the first malformed line. Returns 1, or 0
- * with a reason in err when the file is missing or unreadable, holds no good line, or the
- * visitor stopped. */
+/* Reads path ("-": standard input; a name ending in .xz through `xz -dc`): lines, or with a name
+ * ending in .games or .games.xz datagen's game records (modes/gamefile.h), whose every tenth
+ * game is held out. Calls visit for every good line or training position, at most `limit` when
+ * limit > 0. Prints one warning naming the first malformed line. Returns 1, or 0 with a reason
+ * in err when the file is missing or unreadable, holds no good line, is damaged (a file of
+ * records: nothing of it is trained on then), or the visitor stopped. */
 int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
                   char *err, size_t err_size);
+/* Writes the SHA-256 of the file at path (as stored, compressed or not) into hex, 64 digits;
+ * returns 0 if it cannot be read. */
+int file_sha256(const char *path, char hex[65]);
 
 /* A small seeded generator (xorshift64*, Vigna 2016): the same seed, the same numbers. */
 typedef struct {
@@ -61,6 +67,8 @@ enum { DATA_FILES_MAX = 16 };
 typedef struct {
     const char *data[DATA_FILES_MAX];
     int data_count;
+    char data_sha256[DATA_FILES_MAX][65];   /* tool_read_data's */
+    long data_positions[DATA_FILES_MAX];
     const char *out;
     int epochs;
     int batch;
@@ -92,10 +100,12 @@ typedef struct {
 int take_number(const NumberOption *table, int count, const char *key, const char *value);
 
 /* Reads every data file of o, handing each good line to visit, with a line of counts per file
- * on stdout. Returns 1, or 0 after one error line (*failure, when the visitor set it, says why). */
-int tool_read_data(const ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure);
-/* Writes " * Command: TOOL ARGS" and a newline into summary, the arguments cut to fit. */
-size_t tool_command(char *summary, size_t size, const char *tool, int argc, char **argv);
+ * on stdout, and notes each file's name, SHA-256 and positions for tool_command. Returns 1, or 0
+ * after one error line (*failure, when the visitor set it, says why). */
+int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure);
+/* Writes " * Command: TOOL ARGS", each file named by its base name alone (no machine's folders),
+ * then a " * Data: NAME, SHA-256 HEX, N positions" line for each data file read, into summary. */
+size_t tool_command(char *summary, size_t size, const char *tool, const ToolOptions *o, int argc, char **argv);
 
 /* Opens path.tmp for writing; commit_output renames it over path once it is complete, and
  * abandon_output removes it. Each returns 1, or 0 with a reason in err. */

@@ -1052,7 +1052,7 @@ int main(int argc, char **argv)
     after[0] = set_loss(&t, &t.train, &n, scratch);
     after[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("after:  training %.6f, validation %.6f\n", after[0], after[1]);
-    used = tool_command(summary, sizeof summary, "train", argc, argv);
+    used = tool_command(summary, sizeof summary, "train", &o.tool, argc, argv);
     snprintf(summary + used, sizeof summary - used,
              "\n * %ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d epochs.\n"
              " * Loss (mean squared error of the win probability) before: training %.6f, validation %.6f;\n"

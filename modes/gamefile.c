@@ -1,0 +1,568 @@
+/* modes/gamefile.c: game records (docs/datagen.md, "The game records"): the header, a record's
+ * bytes, and the reader, which checks each record's length and checksum, then every field it
+ * decodes, every move legal in its position, before a caller sees the game. */
+#include "gamefile.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The file's first bytes, and the header's fixed part: magic, version, flags, length. */
+static const char GAMEFILE_MAGIC[8] = { 'B', 'O', 'X', 'G', 'A', 'M', 'E', 'S' };
+enum { HEADER_FIXED = 12, LENGTH_BYTES = 4, CHECKSUM_BYTES = 4, COUNT_BYTES = 2 };
+/* A block's body at most: its game count, each game's head (result, FEN length, FEN, ply count),
+ * a move code, a mark bit and a score word (at most 3 bytes) for each ply. */
+enum { HEAD_MAX = 1 + 1 + FEN_MAX + 2, VARINT_MAX_BYTES = 3 };
+#define BLOCK_MAX ((size_t)COUNT_BYTES + (size_t)GAMEFILE_BLOCK_GAMES * (HEAD_MAX + GAMEFILE_MAX_PLIES * (1 + VARINT_MAX_BYTES + 1)))
+/* Scores stay within an int16. */
+enum { SCORE_LIMIT = 32767 };
+/* Positions before this ply (counted from 0 at the start position) are not expected to train. */
+enum { EXPECTED_MIN_PLY = 8 };
+/* The order of a position's moves, whose index is a move's code (move_priority): the values of
+ * the pieces (EMPTY, PAWN ... KING), and each kind's base. */
+static const int CODE_VALUE[KING + 1] = { 0, 1, 3, 3, 5, 9, 10 };
+enum { PRIORITY_CAPTURE = 10000, PRIORITY_PROMOTION = 9000, PRIORITY_CASTLE = 8000, PRIORITY_QUIET = 4000 };
+enum { PRIORITY_VICTIM = 100, PRIORITY_ESCAPE = 100, PRIORITY_CENTRE = 10, PRIORITY_PAWN = 3, PRIORITY_PAWN_GUARD = 200 };
+/* A move's key, which orders moves of equal priority: from, to, then plain (0), promotion to a
+ * knight (1) ... queen (4), castling (5). */
+enum { KEY_PLAIN = 0, KEY_CASTLE = 5, KEY_CODES = 8 };
+
+/* The scores a ply's word is counted from: the last of each kind (0: not for training, 1: for
+ * training) and whether there is one, and the last ply's. */
+typedef struct {
+    int kind[2], seen[2], last;
+} ScoreTrack;
+
+/* prototypes */
+static uint32_t crc32_update(uint32_t crc, const uint8_t *bytes, size_t size);
+static void put_u16(uint8_t *out, unsigned value);
+static void put_u32(uint8_t *out, uint32_t value);
+static unsigned get_u16(const uint8_t *in);
+static uint32_t get_u32(const uint8_t *in);
+static int column_add(GameColumn *c, const void *bytes, size_t size);
+static int column_varint(GameColumn *c, uint32_t value);
+static int get_varint(const uint8_t *in, size_t size, size_t *at, uint32_t *value);
+static int centre(int sq);
+static int move_key(Move m);
+static int move_priority(const Board *b, Move m);
+static int moves_in_order(Board *b, Move *sorted);
+static int expected_training(Board *b, Move m, int ply);
+static int track_predict(const ScoreTrack *t, int training);
+static void track_add(ScoreTrack *t, int training, int score);
+static int block_write(GameWriter *w);
+static int block_read(GameReader *r, char *err, size_t err_size);
+static int block_heads(GameReader *r, const char **why);
+static int game_decode(GameReader *r, GameRecord *g, char *why, size_t why_size);
+static int plies_decode(GameReader *r, GameRecord *g, char *why, size_t why_size);
+static int read_bytes(GameReader *r, uint8_t *out, size_t size);
+static int reader_error(GameReader *r, uint64_t at, const char *what, char *err, size_t err_size);
+static int print_training(void *context, const Board *b, int score, int result);
+
+/* The CRC-32 of zlib and PNG (reflected polynomial 0xEDB88320), so that any tool can check a
+ * block: crc32_update(0, bytes, size) is zlib's crc32 of them. */
+static uint32_t crc32_update(uint32_t crc, const uint8_t *bytes, size_t size)
+{
+    size_t i;
+    int bit;
+    crc = ~crc;
+    for (i = 0; i < size; i++) {
+        crc ^= bytes[i];
+        for (bit = 0; bit < 8; bit++)
+            crc = crc >> 1 ^ (UINT32_C(0xEDB88320) & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static void put_u16(uint8_t *out, unsigned value)
+{
+    out[0] = (uint8_t)(value & 255);
+    out[1] = (uint8_t)(value >> 8 & 255);
+}
+
+static void put_u32(uint8_t *out, uint32_t value)
+{
+    put_u16(out, value & 65535u);
+    put_u16(out + 2, value >> 16);
+}
+
+static unsigned get_u16(const uint8_t *in)
+{
+    return (unsigned)in[0] | (unsigned)in[1] << 8;
+}
+
+static uint32_t get_u32(const uint8_t *in)
+{
+    return (uint32_t)get_u16(in) | (uint32_t)get_u16(in + 2) << 16;
+}
+
+/* Appends size bytes to c, growing it; returns 0 when memory is short. */
+static int column_add(GameColumn *c, const void *bytes, size_t size)
+{
+    if (c->size + size > c->capacity) {
+        size_t capacity = c->capacity ? c->capacity : 4096;
+        uint8_t *grown;
+        while (capacity < c->size + size)
+            capacity *= 2;
+        if (!(grown = realloc(c->bytes, capacity)))
+            return 0;
+        c->bytes = grown;
+        c->capacity = capacity;
+    }
+    memcpy(c->bytes + c->size, bytes, size);
+    c->size += size;
+    return 1;
+}
+
+/* Appends value as a varint (7 bits a byte, the lowest first, the top bit set on all but the
+ * last); returns 0 when memory is short. */
+static int column_varint(GameColumn *c, uint32_t value)
+{
+    uint8_t bytes[5];
+    size_t n = 0;
+    while (value >= 128) {
+        bytes[n++] = (uint8_t)(value & 127) | 128;
+        value >>= 7;
+    }
+    bytes[n++] = (uint8_t)value;
+    return column_add(c, bytes, n);
+}
+
+/* Reads a varint of at most VARINT_MAX_BYTES from in[*at ..] (size bytes in all), moving *at
+ * past it; returns 0 if it runs past the end or is longer. */
+static int get_varint(const uint8_t *in, size_t size, size_t *at, uint32_t *value)
+{
+    int n;
+    *value = 0;
+    for (n = 0; n < VARINT_MAX_BYTES && *at < size; n++) {
+        uint8_t byte = in[(*at)++];
+        *value |= (uint32_t)(byte & 127) << (7 * n);
+        if (!(byte & 128))
+            return 1;
+    }
+    return 0;
+}
+
+/* How central sq is: 6 on d4, e4, d5 and e5, less a step for each file or rank away. */
+static int centre(int sq)
+{
+    int file = square_file(sq), rank = square_rank(sq);
+    return 6 - (file < 4 ? 3 - file : file - 4) - (rank < 4 ? 3 - rank : rank - 4);
+}
+
+static int move_key(Move m)
+{
+    int code = move_kind(m) == KIND_CASTLE ? KEY_CASTLE
+             : move_kind(m) == KIND_PROMOTION ? move_promo(m) - KNIGHT + 1 : KEY_PLAIN;
+    return (move_from(m) * 64 + move_to(m)) * KEY_CODES + code;
+}
+
+/* Returns how early m comes among b's moves (docs/datagen.md, "Move codes"): captures by the
+ * victim's value, then the mover's; promotions; castling; then the quiet moves, a piece the
+ * other side attacks first, towards the centre, a pawn's, and not where an enemy pawn takes. */
+static int move_priority(const Board *b, Move m)
+{
+    int from = move_from(m), to = move_to(m), mover = piece_type(b->squares[from]), them = !b->side;
+    int priority = PRIORITY_QUIET;
+    if (move_is_capture(b, m))
+        return PRIORITY_CAPTURE + PRIORITY_VICTIM * CODE_VALUE[move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to])]
+               - CODE_VALUE[mover];
+    if (move_kind(m) == KIND_PROMOTION)
+        return PRIORITY_PROMOTION + CODE_VALUE[move_promo(m)];
+    if (move_kind(m) == KIND_CASTLE)
+        return PRIORITY_CASTLE;
+    if (square_attacked(b, from, them))
+        priority += PRIORITY_ESCAPE * CODE_VALUE[mover];
+    priority += PRIORITY_CENTRE * (centre(to) - centre(from));
+    if (mover == PAWN)
+        priority += PRIORITY_PAWN;
+    else if (pawn_attackers[them][to] & b->pieces[make_piece(them, PAWN)])
+        priority -= PRIORITY_PAWN_GUARD;
+    return priority;
+}
+
+/* Fills sorted with b's legal moves in their codes' order: by priority, the higher first, then
+ * by key; returns their number. */
+static int moves_in_order(Board *b, Move *sorted)
+{
+    MoveList list;
+    int priority[MAX_MOVES], key[MAX_MOVES], i, j, count = gen_legal(b, &list, GEN_ALL);
+    for (i = 0; i < count; i++) {
+        Move m = list.moves[i];
+        int p = move_priority(b, m), k = move_key(m);
+        for (j = i; j > 0 && (priority[j - 1] < p || (priority[j - 1] == p && key[j - 1] > k)); j--) {
+            sorted[j] = sorted[j - 1];
+            priority[j] = priority[j - 1];
+            key[j] = key[j - 1];
+        }
+        sorted[j] = m;
+        priority[j] = p;
+        key[j] = k;
+    }
+    return count;
+}
+
+/* Returns 1 if a position is expected to be one for training (its mark bit says where it is not):
+ * at ply 8 or later, not in check, its move quiet. */
+static int expected_training(Board *b, Move m, int ply)
+{
+    return ply >= EXPECTED_MIN_PLY && !board_in_check(b) && move_is_quiet(b, m);
+}
+
+/* Returns the score a ply's word is counted from: the game's last score of a ply of the same
+ * kind (training or not), or before there is one the last ply's (0 before the first). */
+static int track_predict(const ScoreTrack *t, int training)
+{
+    return t->seen[training] ? t->kind[training] : t->last;
+}
+
+/* Takes a ply's score into the track. */
+static void track_add(ScoreTrack *t, int training, int score)
+{
+    t->kind[training] = score;
+    t->seen[training] = 1;
+    t->last = score;
+}
+
+int gamefile_create(GameWriter *w, FILE *f, int flags, const char *description)
+{
+    uint8_t head[HEADER_FIXED + GAMEFILE_DESCRIPTION_MAX + CHECKSUM_BYTES];
+    size_t length = strlen(description), i;
+    memset(w, 0, sizeof *w);
+    w->file = f;
+    if (length > GAMEFILE_DESCRIPTION_MAX)
+        length = GAMEFILE_DESCRIPTION_MAX;
+    memcpy(head, GAMEFILE_MAGIC, sizeof GAMEFILE_MAGIC);
+    head[8] = GAMEFILE_VERSION;
+    head[9] = (uint8_t)(flags & GAMEFILE_FLAGS);
+    put_u16(head + 10, (unsigned)length);
+    for (i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)description[i];
+        head[HEADER_FIXED + i] = c >= ' ' && c <= '~' ? c : '?';
+    }
+    put_u32(head + HEADER_FIXED + length, crc32_update(0, head, HEADER_FIXED + length));
+    w->failed = fwrite(head, HEADER_FIXED + length + CHECKSUM_BYTES, 1, f) != 1;
+    return !w->failed;
+}
+
+int gamefile_write(GameWriter *w, const GameRecord *g)
+{
+    char fen[FEN_MAX];
+    uint8_t head[2];
+    Board b = g->start;
+    ScoreTrack track;
+    int i, ok;
+    assert(g->ply_count >= 0 && g->ply_count <= GAMEFILE_MAX_PLIES && g->result >= GAME_BLACK_WON && g->result <= GAME_WHITE_WON);
+    memset(&track, 0, sizeof track);
+    board_to_fen(&g->start, fen);
+    head[0] = (uint8_t)g->result;
+    head[1] = (uint8_t)strlen(fen);
+    ok = !w->failed && column_add(&w->heads, head, 2) && column_add(&w->heads, fen, head[1])
+         && column_varint(&w->heads, (uint32_t)g->ply_count);
+    for (i = 0; ok && i < g->ply_count; i++) {
+        Move sorted[MAX_MOVES];
+        uint8_t code = 0, none = 0;
+        int count = moves_in_order(&b, sorted), training = g->training[i] != 0, delta;
+        Undo u;
+        while (code < count && sorted[code] != g->moves[i])
+            code++;
+        assert(code < count); /* the move is legal */
+        delta = g->scores[i] - track_predict(&track, training);
+        ok = column_add(&w->codes, &code, 1) && column_varint(&w->words, delta >= 0 ? 2u * (uint32_t)delta : 2u * (uint32_t)-delta - 1u)
+             && (w->plies % 8 != 0 || column_add(&w->marks, &none, 1));
+        if (ok && training != expected_training(&b, g->moves[i], i))
+            w->marks.bytes[w->plies / 8] |= (uint8_t)(1u << w->plies % 8);
+        w->plies++;
+        track_add(&track, training, g->scores[i]);
+        board_make(&b, g->moves[i], &u);
+    }
+    w->failed |= !ok;
+    if (ok && ++w->games == GAMEFILE_BLOCK_GAMES)
+        block_write(w);
+    return !w->failed;
+}
+
+int gamefile_finish(GameWriter *w)
+{
+    if (w->games)
+        block_write(w);
+    free(w->heads.bytes);
+    free(w->codes.bytes);
+    free(w->marks.bytes);
+    free(w->words.bytes);
+    w->heads.bytes = w->codes.bytes = w->marks.bytes = w->words.bytes = NULL;
+    return !w->failed;
+}
+
+/* Writes the block at hand (its length, game count, columns and checksum) and empties it;
+ * returns 1, or 0 when writing fails. */
+static int block_write(GameWriter *w)
+{
+    const GameColumn *columns[4];
+    uint8_t bytes[LENGTH_BYTES + COUNT_BYTES];
+    uint32_t crc;
+    size_t size = COUNT_BYTES;
+    int i;
+    columns[0] = &w->heads;
+    columns[1] = &w->codes;
+    columns[2] = &w->marks;
+    columns[3] = &w->words;
+    for (i = 0; i < 4; i++)
+        size += columns[i]->size;
+    put_u32(bytes, (uint32_t)size);
+    put_u16(bytes + LENGTH_BYTES, (unsigned)w->games);
+    crc = crc32_update(0, bytes + LENGTH_BYTES, COUNT_BYTES);
+    w->failed |= fwrite(bytes, sizeof bytes, 1, w->file) != 1;
+    for (i = 0; i < 4; i++) {
+        crc = crc32_update(crc, columns[i]->bytes, columns[i]->size);
+        w->failed |= columns[i]->size && fwrite(columns[i]->bytes, columns[i]->size, 1, w->file) != 1;
+    }
+    put_u32(bytes, crc);
+    w->failed |= fwrite(bytes, CHECKSUM_BYTES, 1, w->file) != 1;
+    w->heads.size = w->codes.size = w->marks.size = w->words.size = 0;
+    w->games = 0;
+    w->plies = 0;
+    return !w->failed;
+}
+
+/* Reads size bytes of the file into out; returns 1, or 0 at its end (what was there is read). */
+static int read_bytes(GameReader *r, uint8_t *out, size_t size)
+{
+    size_t got = fread(out, 1, size, r->file);
+    r->offset += got;
+    return got == size;
+}
+
+/* Writes the reader's error line about the block that begins at byte `at` into err; returns -1. */
+static int reader_error(GameReader *r, uint64_t at, const char *what, char *err, size_t err_size)
+{
+    snprintf(err, err_size, "%s: game %ld (in the block at byte %llu): %s", r->path, r->games + 1, (unsigned long long)at, what);
+    return -1;
+}
+
+int gamefile_open(GameReader *r, FILE *f, const char *path, char *err, size_t err_size)
+{
+    uint8_t head[HEADER_FIXED + GAMEFILE_DESCRIPTION_MAX + CHECKSUM_BYTES];
+    size_t length = 0, i;
+    memset(r, 0, sizeof *r);
+    r->file = f;
+    r->path = path;
+    if (!read_bytes(r, head, HEADER_FIXED) || memcmp(head, GAMEFILE_MAGIC, sizeof GAMEFILE_MAGIC) != 0) {
+        snprintf(err, err_size, "%s is not a file of game records (it does not begin with BOXGAMES)", path);
+        return 0;
+    }
+    if (head[8] != GAMEFILE_VERSION) {
+        snprintf(err, err_size, "%s: game records of version %d; this build reads version %d", path, head[8], GAMEFILE_VERSION);
+        return 0;
+    }
+    length = get_u16(head + 10);
+    if (length > GAMEFILE_DESCRIPTION_MAX || (head[9] & ~GAMEFILE_FLAGS) || !read_bytes(r, head + HEADER_FIXED, length + CHECKSUM_BYTES)
+        || get_u32(head + HEADER_FIXED + length) != crc32_update(0, head, HEADER_FIXED + length)) {
+        snprintf(err, err_size, "%s: its header is damaged (byte %llu)", path, (unsigned long long)r->offset);
+        return 0;
+    }
+    r->flags = head[9];
+    for (i = 0; i < length; i++)
+        r->description[i] = (char)head[HEADER_FIXED + i];
+    r->description[length] = '\0';
+    return 1;
+}
+
+void gamefile_close(GameReader *r)
+{
+    free(r->block.bytes);
+    r->block.bytes = NULL;
+    r->block.capacity = r->block.size = 0;
+}
+
+/* Reads the next block, checks its length and checksum, and finds its columns (block_heads);
+ * returns 1, 0 at the end of the file, or -1 with one line in err. */
+static int block_read(GameReader *r, char *err, size_t err_size)
+{
+    uint8_t bytes[LENGTH_BYTES];
+    const char *why = NULL;
+    size_t size;
+    r->block_offset = r->offset;
+    if (!read_bytes(r, bytes, LENGTH_BYTES)) {
+        if (r->offset == r->block_offset && !ferror(r->file))
+            return 0;
+        return reader_error(r, r->block_offset, "the file ends inside it (truncated)", err, err_size);
+    }
+    size = get_u32(bytes);
+    if (size < COUNT_BYTES || size > BLOCK_MAX)
+        return reader_error(r, r->block_offset, "a block length out of range (damaged)", err, err_size);
+    r->block.size = 0;
+    if (size + CHECKSUM_BYTES > r->block.capacity) {
+        uint8_t *grown = realloc(r->block.bytes, size + CHECKSUM_BYTES);
+        if (!grown)
+            return reader_error(r, r->block_offset, "out of memory for its block", err, err_size);
+        r->block.bytes = grown;
+        r->block.capacity = size + CHECKSUM_BYTES;
+    }
+    if (!read_bytes(r, r->block.bytes, size + CHECKSUM_BYTES))
+        return reader_error(r, r->block_offset, ferror(r->file) ? "cannot be read" : "the file ends inside it (truncated)", err,
+                            err_size);
+    if (get_u32(r->block.bytes + size) != crc32_update(0, r->block.bytes, size))
+        return reader_error(r, r->block_offset, "its block's checksum does not match (damaged)", err, err_size);
+    r->block.size = size;
+    if (!block_heads(r, &why))
+        return reader_error(r, r->block_offset, why, err, err_size);
+    return 1;
+}
+
+/* Reads the block's game count and walks its heads to find where its columns begin; returns 1,
+ * or 0 with what is wrong in *why. */
+static int block_heads(GameReader *r, const char **why)
+{
+    const uint8_t *bytes = r->block.bytes;
+    size_t size = r->block.size, at = COUNT_BYTES;
+    long plies = 0;
+    int i;
+    r->block_games = (int)get_u16(bytes);
+    r->block_next = 0;
+    if (r->block_games < 1 || r->block_games > GAMEFILE_BLOCK_GAMES) {
+        *why = "a block of no games or too many";
+        return 0;
+    }
+    for (i = 0; i < r->block_games; i++) {
+        uint32_t count;
+        at += 2;
+        if (at > size || bytes[at - 2] > GAME_WHITE_WON || bytes[at - 1] == 0 || bytes[at - 1] >= FEN_MAX
+            || (at += bytes[at - 1]) > size || !get_varint(bytes, size, &at, &count) || count > GAMEFILE_MAX_PLIES) {
+            *why = "a game's head out of range (result, start position or ply count)";
+            return 0;
+        }
+        plies += (long)count;
+    }
+    r->head_at = COUNT_BYTES;
+    r->code_at = at;
+    r->mark_at = at + (size_t)plies;
+    r->word_at = r->mark_at + (size_t)(plies + 7) / 8;
+    r->mark_index = 0;
+    if (r->word_at > size) {
+        *why = "its columns run past the block";
+        return 0;
+    }
+    return 1;
+}
+
+int gamefile_next(GameReader *r, GameRecord *g, char *err, size_t err_size)
+{
+    char why[200];
+    if (r->block_next == r->block_games) {
+        int got = block_read(r, err, err_size);
+        if (got <= 0)
+            return got;
+    }
+    if (!game_decode(r, g, why, sizeof why))
+        return reader_error(r, r->block_offset, why, err, err_size);
+    r->games++;
+    return 1;
+}
+
+/* Reads the block's next game into g: its head, then its plies; returns 1, or 0 with what is
+ * wrong in why. */
+static int game_decode(GameReader *r, GameRecord *g, char *why, size_t why_size)
+{
+    const uint8_t *bytes = r->block.bytes;
+    char fen[FEN_MAX], err[200];
+    size_t length = bytes[r->head_at + 1];
+    uint32_t count;
+    memcpy(fen, bytes + r->head_at + 2, length);
+    fen[length] = '\0';
+    g->result = bytes[r->head_at];
+    r->head_at += 2 + length;
+    get_varint(bytes, r->block.size, &r->head_at, &count); /* block_heads checked it */
+    g->ply_count = (int)count;
+    if (strlen(fen) != length || !board_from_fen(&g->start, fen, err, sizeof err)) {
+        snprintf(why, why_size, "its start position is not a FEN (%.150s)", strlen(fen) != length ? "a zero byte" : err);
+        return 0;
+    }
+    if (!plies_decode(r, g, why, why_size))
+        return 0;
+    if (++r->block_next == r->block_games && r->word_at != r->block.size) {
+        snprintf(why, why_size, "%d bytes after the block's last score", (int)(r->block.size - r->word_at));
+        return 0;
+    }
+    return 1;
+}
+
+/* Reads g's plies from the block's columns, each move checked legal in its position, each
+ * training position quiet and each score within an int16; returns 1, or 0 with what is wrong in
+ * why. */
+static int plies_decode(GameReader *r, GameRecord *g, char *why, size_t why_size)
+{
+    const uint8_t *bytes = r->block.bytes;
+    Board b = g->start;
+    ScoreTrack track;
+    int i;
+    memset(&track, 0, sizeof track);
+    for (i = 0; i < g->ply_count; i++) {
+        Move sorted[MAX_MOVES];
+        int count = moves_in_order(&b, sorted), code = bytes[r->code_at++], marked, score;
+        uint32_t word;
+        Undo u;
+        if (code >= count) {
+            snprintf(why, why_size, "ply %d: move %d of %d legal moves", i + 1, code, count);
+            return 0;
+        }
+        if (!get_varint(bytes, r->block.size, &r->word_at, &word)) {
+            snprintf(why, why_size, "ply %d: its score word runs past the block", i + 1);
+            return 0;
+        }
+        g->moves[i] = sorted[code];
+        marked = bytes[r->mark_at + (size_t)(r->mark_index / 8)] >> (r->mark_index % 8) & 1;
+        r->mark_index++;
+        g->training[i] = (uint8_t)(expected_training(&b, g->moves[i], i) ^ marked);
+        score = track_predict(&track, g->training[i]) + (word & 1 ? -(int)(word >> 1) - 1 : (int)(word >> 1));
+        if (score < -SCORE_LIMIT || score > SCORE_LIMIT) {
+            snprintf(why, why_size, "ply %d: a score out of range", i + 1);
+            return 0;
+        }
+        if (g->training[i] && (board_in_check(&b) || !move_is_quiet(&b, g->moves[i]))) {
+            snprintf(why, why_size, "ply %d: a training position that is not quiet", i + 1);
+            return 0;
+        }
+        g->scores[i] = (int16_t)score;
+        track_add(&track, g->training[i], score);
+        board_make(&b, g->moves[i], &u);
+    }
+    return 1;
+}
+
+int gamefile_visit(const GameRecord *g, TrainingVisit visit, void *context)
+{
+    Board b = g->start;
+    int i, stop = 0;
+    for (i = 0; i < g->ply_count && !stop; i++) {
+        Undo u;
+        if (g->training[i])
+            stop = visit(context, &b, g->scores[i], g->result);
+        board_make(&b, g->moves[i], &u);
+    }
+    return stop;
+}
+
+/* Prints one training position's line (a TrainingVisit; context is the FILE). */
+static int print_training(void *context, const Board *b, int score, int result)
+{
+    char fen[FEN_MAX];
+    board_to_fen(b, fen);
+    fprintf(context, "%s | %d | %s\n", fen, score, gamefile_result_text(result));
+    return 0;
+}
+
+void gamefile_print(const GameRecord *g, FILE *out)
+{
+    gamefile_visit(g, print_training, out);
+}
+
+const char *gamefile_result_text(int result)
+{
+    return result == GAME_WHITE_WON ? "1.0" : result == GAME_DRAWN ? "0.5" : "0.0";
+}
+
+int gamefile_named(const char *path)
+{
+    size_t n = strlen(path);
+    return (n >= 6 && strcmp(path + n - 6, ".games") == 0) || (n >= 9 && strcmp(path + n - 9, ".games.xz") == 0);
+}
