@@ -134,8 +134,8 @@ train: tools/train
 	for f in $(TRAIN_DATA); do case $$f in *.xz) xz -dc $$f;; *) cat $$f;; esac || exit 1; done \
 	  | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
 
-# libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision, the UCI loop and the table file
-# of --hash-file, run for FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).
+# libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision, the UCI loop, the table file
+# of --hash-file and the reader of datagen's game records, run for FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -144,14 +144,15 @@ FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit
 FUZZ_LINKS_oneshot = modes/common.c
 FUZZ_LINKS_uci = modes/common.c modes/uci.c
 FUZZ_LINKS_tablefile = modes/tablefile.c
-tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile: tests/fuzz_%: tests/fuzz_%.c $(SOURCES) $(HEADERS)
+FUZZ_LINKS_gamefile = modes/gamefile.c
+tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile tests/fuzz_gamefile: tests/fuzz_%: tests/fuzz_%.c $(SOURCES) $(HEADERS)
 	$(FUZZ_CC) $(WARNINGS) $(FUZZ_FLAGS) $< $(CORE) $(FUZZ_LINKS_$*) -o $@
 
 # The sources a fuzz target links, for tests/robust.sh's replay builds: make -s fuzz-links NAME=uci
 fuzz-links:
 	@echo $(CORE) $(FUZZ_LINKS_$(NAME))
 
-fuzz: tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile
+fuzz: tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile tests/fuzz_gamefile
 	bash tests/fuzz.sh $(FUZZ_SECONDS)
 
 # The WebAssembly modules: the course's drop-in and web/index.html's own.
@@ -169,4 +170,4 @@ run: web
 	python3 -m http.server 8000 --bind 127.0.0.1 --directory web
 
 clean:
-	rm -f tools/tune tools/train engine engine-debug engine-tsan tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile web/engine.wasm web/boxer.wasm
+	rm -f tools/tune tools/train engine engine-debug engine-tsan tests/unit tests/unit-debug tests/endgame tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile tests/fuzz_gamefile web/engine.wasm web/boxer.wasm

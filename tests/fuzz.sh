@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/fuzz.sh SECONDS [SCRATCH]: runs the libFuzzer targets tests/fuzz_oneshot,
-# tests/fuzz_uci and tests/fuzz_tablefile (built by `make fuzz`) for SECONDS each, one after the other, from the seed
+# tests/fuzz_uci, tests/fuzz_tablefile and tests/fuzz_gamefile (built by `make fuzz`) for SECONDS each, one after the other, from the seed
 # corpus in tests/fuzz-corpus/NAME/ with tests/fuzz-corpus/NAME.dict. The grown corpus goes to
 # SCRATCH/NAME/ and any finding (crash-, timeout-, oom-, leak- files) to SCRATCH/NAME-*
 # (default SCRATCH /tmp/boxer-fuzz), never into the repository. Prints per target the
@@ -10,7 +10,7 @@ seconds=${1:-60}
 scratch=${2:-/tmp/boxer-fuzz}
 here=$(cd "$(dirname "$0")" && pwd)
 status=0
-for name in oneshot uci tablefile; do
+for name in oneshot uci tablefile gamefile; do
   mkdir -p "$scratch/$name"
   log="$scratch/$name.log"; marker="$scratch/.$name.start"
   : >"$marker"

@@ -228,13 +228,13 @@ fi
 # each with the sources the Makefile links it with (make fuzz-links)
 cflags="-O1 -g"
 [ $sanitized -eq 1 ] && cflags="$cflags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-for name in oneshot uci tablefile; do
+for name in oneshot uci tablefile gamefile; do
   links=$(make -s --no-print-directory -C "$here/.." fuzz-links NAME=$name)
   (cd "$here/.." && ${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes $cflags -DFUZZ_REPLAY \
     "tests/fuzz_$name.c" $links -o "$tmp/replay_$name") 2>"$tmp/replay_$name.cc" &
 done
 wait
-for name in oneshot uci tablefile; do
+for name in oneshot uci tablefile gamefile; do
   if [ ! -x "$tmp/replay_$name" ]; then bad "tests/fuzz_$name.c does not build: $(head -3 "$tmp/replay_$name.cc")"; continue; fi
   if "$tmp/replay_$name" "$here/fuzz-corpus/$name"/* >"$tmp/replay.out" 2>"$tmp/replay.err"; then ok; else
     bad "fuzz_$name over tests/fuzz-corpus/$name: $(grep -m3 -E 'contract|ERROR|runtime error|Assertion' "$tmp/replay.err")"; fi
