@@ -5,7 +5,7 @@ CFLAGS ?= -O2 -DNDEBUG
 DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # The engine and the rules and evaluation it uses; the front ends (modes/README.md); all of it.
 CORE = engine.c movement.c extra.c
-MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/gamefile.c modes/tablefile.c
+MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/gamefile.c modes/genfens.c modes/tablefile.c
 SOURCES = $(CORE) $(MODES)
 HEADERS = movement.h extra.h tables/hce.h tables/nnue.h $(wildcard modes/*.h)
 PERFT_CAP ?= 500000000
@@ -28,9 +28,12 @@ WEB_FLAGS = -O2 -msimd128 -DNDEBUG -DENGINE_WASM -DENGINE_NO_POSIX --no-entry -s
 # The modules' sources: the engine, the front ends' shared helpers and the entry points.
 WEB_SOURCES = $(CORE) modes/common.c web/wasm.c
 
-all: engine
+# EXE names the binary `make` builds (OpenBench's client builds with `make EXE=NAME`); the
+# tests and the other targets use ./engine.
+EXE ?= engine
+all: $(EXE)
 
-engine: $(SOURCES) $(HEADERS)
+$(sort engine $(EXE)): $(SOURCES) $(HEADERS)
 	$(CC) $(WARNINGS) $(CFLAGS) $(SOURCES) -o $@
 
 tests/unit: tests/unit.c movement.c extra.c $(HEADERS)

@@ -96,6 +96,12 @@ static int run_command(Search *s, int argc, char **argv, CallOptions *options)
         return run_match(s, argc, argv);
     if (strcmp(argv[1], "datagen") == 0)
         return run_datagen(s, argc, argv);
+    if (strncmp(argv[1], "genfens", 7) == 0 && (argv[1][7] == ' ' || argv[1][7] == '\0')) {
+        if (argc == 2 || (argc == 3 && strcmp(argv[2], "quit") == 0))
+            return run_genfens(s, argv[1]);
+        fprintf(stderr, "error: usage: engine \"genfens N seed S book FILE|None\" [quit]\n");
+        return EXIT_USAGE;
+    }
     if (strcmp(argv[1], "params") == 0 && argc == 2)
         return print_params();
     if (strcmp(argv[1], "bench") == 0) {

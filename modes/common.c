@@ -322,13 +322,21 @@ void show_eval(const Board *b)
 int run_bench(Search *s, int depth)
 {
     double start = clock_now(), elapsed;
+    char signature[BENCH_LINE];
     int positions;
     uint64_t nodes = bench_run(s, depth > 0 ? depth : BENCH_DEPTH, &positions);
     elapsed = clock_now() - start;
-    fprintf(stderr, "%d positions, depth %d, %.3f s, %.0f nodes per second\n", positions, depth > 0 ? depth : BENCH_DEPTH,
-            elapsed, elapsed > 0 ? (double)nodes / elapsed : 0.0);
-    printf("nodes %llu\n", (unsigned long long)nodes);
+    fprintf(stderr, "%d positions, depth %d, %.3f s\n", positions, depth > 0 ? depth : BENCH_DEPTH, elapsed);
+    bench_signature(signature, sizeof signature, nodes, elapsed);
+    printf("%s\n", signature);
     return 0;
+}
+
+/* Writes the bench's last line, `N nodes N nps`: the signature and the speed, in the form
+ * OpenBench's client reads (a number before `nodes`, and one before `nps`). */
+void bench_signature(char *out, size_t size, uint64_t nodes, double seconds)
+{
+    snprintf(out, size, "%llu nodes %.0f nps", (unsigned long long)nodes, seconds > 0 ? (double)nodes / seconds : 0.0);
 }
 
 /* Gives s the threads asked for (0: one), saying on stderr when fewer could be had. */

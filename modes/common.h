@@ -48,16 +48,21 @@ int decide(Search *s, const char *fen, const char *moves, double seconds, const 
 void use_threads(Search *s, int threads);
 
 /* The diagnostics: b as a diagram with its FEN and key; perft's divide; the evaluation term by
- * term; the bench signature at depth (0: BENCH_DEPTH) in s, its speed on stderr. */
+ * term; the bench at depth (0: BENCH_DEPTH) in s, its positions and time on stderr, then its
+ * last line (bench_signature) on stdout. */
 void show_board(const Board *b);
 void show_perft(Board *b, int depth);
 void show_eval(const Board *b);
 int run_bench(Search *s, int depth);
+/* Writes the bench's last line, `N nodes N nps` (the signature, then the nodes a second). */
+enum { BENCH_LINE = 64 };
+void bench_signature(char *out, size_t size, uint64_t nodes, double seconds);
 
 /* The modes main starts, each in a file of its own: UCI on stdin and stdout (modes/uci.c), a
- * match (modes/match.c), training data (modes/datagen.c). */
+ * match (modes/match.c), training data (modes/datagen.c), OpenBench's openings (modes/genfens.c). */
 int run_uci(Search *s);
 int run_match(Search *s, int argc, char **argv);
 int run_datagen(Search *s, int argc, char **argv);
+int run_genfens(Search *s, const char *command);
 
 #endif

@@ -189,10 +189,51 @@ if [ $status -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "nodes 2039" ] && grep -q '^
 expect_error 3 "fields" perft 2 "garbage"
 run eval "$MATE1"
 if [ $status -eq 0 ] && grep -q "^score" "$tmp/out" && grep -q "material" "$tmp/out"; then ok; else bad "eval: '$out'"; fi
-run bench 6; first=$(tail -1 "$tmp/out")
+run bench 6; first=$(tail -1 "$tmp/out" | cut -d' ' -f1-2)
 run bench 6
-if [ $status -eq 0 ] && [[ "$first" =~ ^nodes\ [0-9]+$ ]] && [ "$(tail -1 "$tmp/out")" = "$first" ]; then ok; else
+if [ $status -eq 0 ] && [[ "$first" =~ ^[0-9]+\ nodes$ ]] && [ "$(tail -1 "$tmp/out" | cut -d' ' -f1-2)" = "$first" ]; then ok; else
   bad "bench not deterministic: '$first' vs '$(tail -1 "$tmp/out")'"; fi
+
+# OpenBench's client reads the bench as it does (Client/bench.py): stdout and stderr together,
+# from the last line up, every character other than a letter, digit or space made a space, the
+# first `N nodes` or `nodes N` it meets and the first `N nps` or `nps N`.
+openbench_read() {
+  local line nodes='' nps=''
+  while IFS= read -r line; do
+    line=$(tr -c 'A-Za-z0-9 \n' ' ' <<<"$line")
+    [ -z "$nodes" ] && nodes=$(grep -ioE '[0-9]+ +nodes|nodes +[0-9]+' <<<"$line" | head -1 | grep -oE '[0-9]+')
+    [ -z "$nps" ] && nps=$(grep -ioE '[0-9]+ +nps|nps +[0-9]+' <<<"$line" | head -1 | grep -oE '[0-9]+')
+  done < <(tac)
+  echo "$nodes $nps"
+}
+got=$(timeout -k 1 "$HANG_SECONDS" "$ENGINE" bench 6 2>&1 | openbench_read)
+if [[ "$got" =~ ^[0-9]+\ [0-9]+$ ]] && [ "${got% *}" = "${first% nodes}" ] && [ "${got#* }" -gt 0 ]; then ok; else
+  bad "OpenBench reads the bench as '$got' (nodes, nps), the signature is '$first'"; fi
+
+# genfens, as OpenBench's client asks for openings: N lines `info string genfens FEN`, each FEN
+# a legal position with a move to play, the same for a seed, others for another, from a book.
+genfens() { timeout -k 1 "$HANG_SECONDS" "$ENGINE" "genfens $1 seed $2 book $3" quit 2>"$tmp/err"; }
+genfens 20 7 None >"$tmp/g1"; status=$?
+genfens 20 7 None >"$tmp/g2"
+genfens 20 8 None >"$tmp/g3"
+if [ $status -eq 0 ] && [ "$(grep -c '^info string genfens ' "$tmp/g1")" = 20 ] && [ "$(wc -l <"$tmp/g1")" = 20 ]; then ok; else
+  bad "genfens 20: status $status, $(wc -l <"$tmp/g1") lines: $(head -2 "$tmp/g1")"; fi
+if cmp -s "$tmp/g1" "$tmp/g2" && ! cmp -s "$tmp/g1" "$tmp/g3" && [ "$(sort -u "$tmp/g1" | wc -l)" = 20 ]; then ok; else
+  bad "genfens: the same seed gives the same 20 openings, all different; another seed others"; fi
+legal=0
+while read -r fen; do
+  run d "$fen"; [ $status -eq 0 ] || { legal=1; echo "genfens gave a FEN the engine refuses: $fen"; }
+done < <(sed 's/^info string genfens //' "$tmp/g1")
+if [ $legal -eq 0 ]; then ok; else bad "genfens: a FEN that is not a legal position"; fi
+printf 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n' >"$tmp/book.epd"
+genfens 5 1 "$tmp/book.epd" >"$tmp/g4"; status=$?
+if [ $status -eq 0 ] && [ "$(wc -l <"$tmp/g4")" = 5 ] && ! grep -v ' [wb] [-KQkq]* [-a-h36]* [0-9]* [34]$' "$tmp/g4" >/dev/null; then ok; else
+  bad "genfens from a book of one opening at move 2: 5 openings at move 3 or 4 (status $status): $(head -2 "$tmp/g4")"; fi
+for bad_command in "genfens 0 seed 1 book None" "genfens 5 seed x book None" "genfens 5 book None" "genfens 5 seed 1 book $tmp/none.epd"; do
+  run "$bad_command" quit
+  if [ $status -eq 2 ] && [ -z "$out" ] && [ "$(grep -c '^error: ' "$tmp/err")" = 1 ]; then ok; else
+    bad "'$bad_command': status $status (want 2), one error line: $err"; fi
+done
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -42,6 +42,12 @@ cp "$tmp/a/hce.h" "$tmp/tree/tables/hce.h"
 check '[ -n "$plain_build" ] && (cd "$tmp/tree" && $plain_build 2>"$tmp/cc.log" && timeout -k 1 $HANG_SECONDS ./engine bench 2 >/dev/null 2>&1)' \
   "tune: the table it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
 
+# OpenBench's client builds with `make -j EXE=NAME` (and perhaps CC=): the binary is NAME
+cp Makefile "$tmp/tree/"
+check '(cd "$tmp/tree" && make -s -j2 EXE=boxer-openbench CFLAGS=-O1 >"$tmp/make.log" 2>&1 && [ -x boxer-openbench ] \
+  && timeout -k 1 $HANG_SECONDS ./boxer-openbench bench 2 2>/dev/null | grep -qE "^[0-9]+ nodes [0-9]+ nps$")' \
+  "make EXE=boxer-openbench builds that binary, and it benches: $(tail -3 "$tmp/make.log" 2>/dev/null)"
+
 echo "-- train"
 run_train() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$OLDPWD/$DATA" --out nnue.h "$@"); }
 run_train "$tmp/n1" --epochs 4 --batch 256 --seed 5 >"$tmp/n1.log" 2>&1; status=$?

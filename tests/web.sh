@@ -2,7 +2,7 @@
 # tests/web.sh [ENGINE]: the WebAssembly builds and the browser page (web/README.md).
 # Builds web/engine.wasm (the course's drop-in) and web/boxer.wasm (the page's own) with
 # `make web`, then runs the course drop-in test in Node (tests/web/course.js) and the page
-# module's (tests/web/page.js), checks that both modules' bench prints the same `nodes N` as
+# module's (tests/web/page.js), checks that both modules' bench prints the same `N nodes` as
 # ENGINE, and plays on web/index.html in headless Chromium (tests/web/e2e.js, screenshot in
 # $WEB_SCREENSHOT, default /tmp/boxer-web.png). A part whose tools are missing (emcc, node,
 # chromium, tests/web/node_modules) is skipped with a message. The Node programs' closing
@@ -36,10 +36,10 @@ if [ -f web/engine.wasm ] && [ -f web/boxer.wasm ]; then
   node_test page.js tests/web/page.js
 
   echo "-- the same bench on both platforms"
-  native=$("$engine" bench 2>/dev/null)
+  native=$("$engine" bench 2>/dev/null | sed -n 's/^\([0-9]* nodes\) [0-9]* nps$/\1/p')
   for module in web/engine.wasm web/boxer.wasm; do
-    wasm=$(node tests/web/bench.js 0 "$module" 2>/dev/null)
-    if [[ "$native" =~ ^nodes\ [0-9]+$ ]] && [ "$native" = "$wasm" ]; then
+    wasm=$(node tests/web/bench.js 0 "$module" 2>/dev/null | sed -n 's/^\([0-9]* nodes\) [0-9]* nps$/\1/p')
+    if [[ "$native" =~ ^[0-9]+\ nodes$ ]] && [ "$native" = "$wasm" ]; then
       tally_pass=$((tally_pass + 1)); echo "ok   native and $module bench: $native"
     else
       tally_fail=$((tally_fail + 1)); echo "FAIL bench: native '$native', $module '$wasm'"

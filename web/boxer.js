@@ -107,7 +107,7 @@
       think,
       /* The course's call: an index into moves (an array of SAN), or -1. */
       choose: (fen, moves, seconds) => e.choose_move(...write([fen, moves.join(' ')]), seconds),
-      /* The bench's signature, `nodes N`. */
+      /* The bench's last line, `N nodes N nps` (N nodes: its signature). */
       bench: (depth) => read(e.web_bench(depth || 0)),
     };
   }

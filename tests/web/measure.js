@@ -46,7 +46,7 @@ async function measure(byteArray, fens, seconds) {
   const start = performance.now();
   const printed = read(e.web_bench(0));
   const benchMs = performance.now() - start;
-  const benchNodes = Number((/nodes (\d+)/.exec(printed) || [])[1]);
+  const benchNodes = Number((/(\d+) nodes/.exec(printed) || [])[1]);
   return { benchNodes, benchMs, calls };
 }
 
