@@ -68,11 +68,11 @@ debug: engine-debug tests/unit-debug tools/tune tools/train
 
 # The whole perft suites, standard and Chess960, at every depth (several minutes).
 perft-full: tests/unit
-	./tests/unit 100000000000000 tests/perft.epd tests/perft960.epd
+	./tests/unit 100000000000000 tests/data/perft.epd tests/data/perft960.epd
 
 # Startpos perft 6 timed against Stockfish's `go perft 6`, side by side.
 perft-bench: engine
-	bash tests/perft-bench.sh ./engine
+	bash tests/manual/perft-bench.sh ./engine
 
 bench: engine
 	./engine bench
@@ -84,7 +84,7 @@ BUSY ?= 1
 LIMITS ?= 0.05 0.2 1 3
 COUNT ?= 20
 timing: engine
-	BUSY=$(BUSY) LIMITS="$(LIMITS)" COUNT=$(COUNT) bash tests/timing.sh ./engine
+	BUSY=$(BUSY) LIMITS="$(LIMITS)" COUNT=$(COUNT) bash tests/manual/timing.sh ./engine
 
 # An SPRT of the working tree against git revision BASE, both at NODES nodes a move (the base
 # built in a temporary directory, speaking UCI): stops at the verdict or after GAMES games.
@@ -134,7 +134,7 @@ train: tools/train
 	  | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision, the UCI loop and the table file
-# of --hash-file, run for FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).
+# of --hash-file, run for FUZZ_SECONDS each, one after the other, from tests/data/fuzz-corpus/ (tests/README.md).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -151,7 +151,7 @@ fuzz-links:
 	@echo $(CORE) $(FUZZ_LINKS_$(NAME))
 
 fuzz: tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile
-	bash tests/fuzz.sh $(FUZZ_SECONDS)
+	bash tests/manual/fuzz.sh $(FUZZ_SECONDS)
 
 # The WebAssembly modules: the course's drop-in and web/index.html's own.
 web: $(WEB_TARGET) $(PAGE_TARGET)

@@ -85,7 +85,7 @@ check '[ "$(grep -c "^check " "$tmp/n4.log")" = 40 ] && [ -n "$worst" ] && [ "$(
 # refresh over the perft suites (tests/unit.c with small perft counts)
 run_train "$tmp/n9" --epochs 3 --batch 128 --rate 0.01 --seed 7 --hidden 128 --king-mirror 1 --check "$tmp/fens.txt" >"$tmp/n9.log" 2>&1
 cp "$tmp/n9/nnue.h" "$tmp/tree/tables/nnue.h"
-mkdir -p "$tmp/tree/tests" && cp tests/unit.c tests/perft.epd tests/perft960.epd "$tmp/tree/tests/"
+mkdir -p "$tmp/tree/tests/data" && cp tests/unit.c "$tmp/tree/tests/" && cp tests/data/perft.epd tests/data/perft960.epd "$tmp/tree/tests/data/"
 (cd "$tmp/tree" && $plain_build 2>/dev/null)
 worst=$(worst_gap "$tmp/n9.log")
 check 'grep -q "^#define NNUE_TABLE_KING_MIRROR 1" "$tmp/n9/nnue.h" && [ "$(grep -c "^check " "$tmp/n9.log")" = 40 ] && [ -n "$worst" ] && [ "$(echo "$worst <= 3" | bc)" = 1 ]' \
