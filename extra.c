@@ -943,8 +943,3 @@ int eval_weight_eg(int weight)
 {
     return eg_of(weight);
 }
-
-int eval_weight_pack(int mg, int eg)
-{
-    return S(mg, eg);
-}

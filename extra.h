@@ -190,8 +190,6 @@ const int *eval_weights(void);
 /* Unpacks a weight into its middlegame and endgame halves. */
 int eval_weight_mg(int weight);
 int eval_weight_eg(int weight);
-/* Packs a middlegame/endgame pair into one weight. */
-int eval_weight_pack(int mg, int eg);
 /* Returns the evaluation for the side to move, as eval_position, and fills features. */
 int eval_features(const Board *b, EvalFeatures *features);
 
