@@ -366,14 +366,20 @@ static void lmr_init(void);
 static int engine_ready;
 
 /* Fills the tables of the rules, the evaluation and the search, once, before any search and any
- * thread: nothing fills a table lazily, so a thread never finds one half made. */
-void engine_init(void)
+ * thread: nothing fills a table lazily, so a thread never finds one half made. The network's
+ * weights go to a huge page where the system gives one (table_memory). Returns 0 when memory
+ * is short. */
+int engine_init(void)
 {
+    void *weights;
     if (engine_ready)
-        return;
-    eval_init_in(table_memory(eval_weights_size())); /* a huge page where it can, else its own */
+        return 1;
+    if ((weights = table_memory(eval_weights_size())) == NULL)
+        return 0;
+    eval_init_in(weights);
     lmr_init();
     engine_ready = 1;
+    return 1;
 }
 
 /* Returns 1 if this build searches on several threads (HAVE_THREADS). */

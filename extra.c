@@ -174,10 +174,9 @@ static uint64_t adjacent_files[8];
 static uint64_t front_span[2][64];     /* squares ahead on the same file */
 static uint64_t passed_span[2][64];    /* squares ahead on the same and adjacent files */
 static int ready;
-/* The network's hidden weights [input][hidden], unpacked from the table by eval_init: into
- * memory its caller gives (eval_init_in), or into the evaluation's own array. */
-static int16_t hidden_store[NNUE_INPUTS * NNUE_HIDDEN];
-static int16_t *hidden_weights = hidden_store;
+/* The network's hidden weights [input][hidden], unpacked from the table by eval_init_in into
+ * memory its caller gives (the engine's huge page) or eval_init's own. */
+static int16_t *hidden_weights;
 
 static const char *const TERM_NAMES[TERM_NB] = {
     "material", "mobility", "pawns", "passed pawns", "king safety", "pieces", "threats", "mating", "tempo"
@@ -252,23 +251,29 @@ static void unpack_hidden(void)
 
 size_t eval_weights_size(void)
 {
-    return sizeof hidden_store;
+    return sizeof(int16_t) * NNUE_INPUTS * NNUE_HIDDEN;
 }
 
-void eval_init(void)
+int eval_init(void)
 {
-    eval_init_in(NULL);
+    void *weights;
+    if (ready)
+        return 1;
+    weights = malloc(eval_weights_size());
+    if (!weights)
+        return 0;
+    eval_init_in(weights);
+    return 1;
 }
 
-/* Fills the file and span masks, the network's hidden weights (in weights, or NULL: in
- * hidden_store) and the rules' tables (again, it does nothing). */
+/* Fills the file and span masks, the network's hidden weights (in weights) and the rules'
+ * tables (again, it does nothing). */
 void eval_init_in(void *weights)
 {
     int sq, f, c;
     if (ready)
         return;
-    if (weights)
-        hidden_weights = weights;
+    hidden_weights = weights;
     movement_init();
     for (f = 0; f < 8; f++)
         file_set[f] = UINT64_C(0x0101010101010101) << f;

@@ -169,12 +169,14 @@ typedef struct {
     int linear;         /* 0 when special knowledge decides the score (mating, dead draws) */
 } EvalFeatures;
 
-/* Fills the evaluation's tables (the network's unpacked) and the rules' (movement_init): called once, before any other
- * function of this file and before any thread starts (again, it does nothing). */
-void eval_init(void);
-/* The same, the network's hidden weights unpacked into `weights`: eval_weights_size() bytes,
- * aligned for int16_t and kept for the program's life (the engine gives them a huge page,
- * engine_init); NULL: the evaluation's own array, as eval_init. */
+/* Fills the evaluation's tables (the network's hidden weights unpacked into memory of its own,
+ * eval_weights_size() bytes kept for the program's life) and the rules' (movement_init): called
+ * once, before any other function of this file and before any thread starts (again, it does
+ * nothing). Returns 1, or 0 when memory is short (then nothing is filled). */
+int eval_init(void);
+/* The same, the hidden weights unpacked into `weights`, eval_weights_size() bytes aligned for
+ * int16_t and kept for the program's life (the engine gives them a huge page, engine_init);
+ * again, it does nothing and leaves `weights` unused. */
 void eval_init_in(void *weights);
 size_t eval_weights_size(void);
 

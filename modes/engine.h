@@ -62,8 +62,9 @@ typedef struct {
 } Limits;
 
 /* Fills the tables of the rules, the evaluation and the search: called once, before any
- * other call of the engine's and before any thread starts (again, it does nothing). */
-void engine_init(void);
+ * other call of the engine's and before any thread starts (again, it does nothing). Returns
+ * 1, or 0 when memory is short (then it may be called again). */
+int engine_init(void);
 /* Returns 1 if this build can search on several threads, else 0. */
 int engine_has_threads(void);
 

@@ -745,7 +745,10 @@ int main(int argc, char **argv)
     int positions = 0, suite;
     paths[0] = argc > 2 ? argv[2] : "tests/data/perft.epd";
     paths[1] = argc > 3 ? argv[3] : "tests/data/perft960.epd";
-    eval_init();
+    if (!eval_init()) {
+        printf("out of memory\n0 passed, 1 failed\n");
+        return 1;
+    }
     for (suite = 0; suite < 2; suite++) {
         FILE *f = fopen(paths[suite], "r");
         char line[1024];

@@ -389,7 +389,10 @@ int main(int argc, char **argv)
     const int *weights;
     int i, d;
     size_t used;
-    eval_init();
+    if (!eval_init()) {
+        fprintf(stderr, "error: out of memory for the network\n");
+        return 1;
+    }
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
     t.groups = eval_groups(&t.group_count);
