@@ -1195,24 +1195,6 @@ Move search_one_shot(Search *s, const Board *board, const Move *moves, int count
     return s->best_move;
 }
 
-/* Searches every legal move of board (one at least) in s within limits as the UCI engine does
- * in a game, so that a fixed-node match against our own UCI build is between equals: a table
- * of the UCI default size and the history kept from move to move and cleared when new_game is
- * set, keys being the game's positions so far. Returns the move; its score (side to move's
- * view) is search_best_score and the depth completed search_completed_depth (0: no score). */
-Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
-                      int new_game)
-{
-    Limits game = *limits;
-    if (s->tt.megabytes != HASH_DEFAULT_MB)
-        search_set_table(s, HASH_DEFAULT_MB);
-    if (new_game)
-        search_new_game(s);
-    game.keep_history = 1;
-    run(s, board, keys, key_count, NULL, 0, &game, 0, 0);
-    return s->best_move;
-}
-
 /* The search behind the entry points: search_run's, and with stall_guard (stop earlier by the
  * longest stall seen) and busy_cut (both deadlines that much earlier while the machine is busy)
  * a one-shot call's. */

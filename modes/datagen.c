@@ -187,7 +187,7 @@ static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openi
         limits.node_limit = (uint64_t)(opt->nodes * 3 / 4) + random_next(&state) % (uint64_t)(opt->nodes / 2 + 1);
         if (limits.node_limit == 0)
             limits.node_limit = 1;
-        m = search_game_move(s, &board, keys, game.ply_count + 1, &limits, game.ply_count == random_plies);
+        m = game_search_move(s, &board, keys, game.ply_count + 1, &limits, game.ply_count == random_plies);
         score = search_best_score(s);
         depth = search_completed_depth(s);
         white = board.side == WHITE ? score : -score;

@@ -114,10 +114,6 @@ void search_run(Search *s, const Board *board, const uint64_t *keys, int key_cou
  * with a one-shot's reserves and table; returns the move chosen, at once when there is one. */
 Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count,
                      double seconds, const Limits *limits);
-/* The search of a game's move as UCI searches it (the UCI default table, the history kept from
- * move to move and cleared when new_game is set), every legal move of board; returns the move. */
-Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
-                      int new_game);
 
 /* Stops the search of s (a caller's poll, or another thread); it unwinds and returns. */
 void search_stop(Search *s);

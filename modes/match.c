@@ -499,7 +499,7 @@ static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key
     limits.node_limit = (uint64_t)nodes;
     if (seconds > 0)
         limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(seconds, 0);
-    return search_game_move(s, b, keys, key_count, &limits, new_game);
+    return game_search_move(s, b, keys, key_count, &limits, new_game);
 }
 
 /* The nodes of both sides for the move at ply of game `number` (0 without --nodes): --nodes on
