@@ -1293,7 +1293,7 @@ static void level_choose(Search *s)
     if (s->line_count < 2 || score_is_mate(best))
         return;
     if (!s->random_state)
-        s->random_state = (uint64_t)(clock_now() * 1e9) ^ (uint64_t)(uintptr_t)s;
+        s->random_state = random_seed((uint64_t)(clock_now() * 1e9) ^ (uint64_t)(uintptr_t)s);
     for (i = 0; i < s->line_count && best - lines[i].score <= margin && lines[i].score > -SCORE_MATE_BOUND; i++)
         total += margin - (best - lines[i].score) + 1;
     pick = (int)(random_next(&s->random_state) % (uint64_t)total);
@@ -2590,16 +2590,6 @@ static int see_ge(const Board *b, Move m, int threshold)
 }
 
 /* ================================================================= numbers */
-
-/* The next number of the generator whose state is *state: SplitMix64 (Sebastiano Vigna,
- * prng.di.unimi.it), any seed being good. */
-uint64_t random_next(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 
 /* Natural logarithm without libm: for the reduction table, and the match's Elo and SPRT. */
 double ln(double x)

@@ -163,7 +163,8 @@ static int datagen_game(Search *s, const DatagenOptions *opt, const Board *openi
     static uint64_t keys[GAME_MAX_PLIES + 1];
     static char fens[GAME_MAX_PLIES][FEN_MAX];
     static int scores[GAME_MAX_PLIES];
-    uint64_t state = opt->seed ^ ((uint64_t)number * DATAGEN_GAME_MIX), sample_state = state ^ DATAGEN_SAMPLE_MIX;
+    uint64_t mix = opt->seed ^ ((uint64_t)number * DATAGEN_GAME_MIX);
+    uint64_t state = random_seed(mix), sample_state = random_seed(mix ^ DATAGEN_SAMPLE_MIX);
     Board board;
     int kept = 0, written = 0, random_plies, win_streak = 0, draw_streak = 0, i;
     const char *result;

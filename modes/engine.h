@@ -179,9 +179,8 @@ int level_for_elo(int elo);
  * bench signature) and sets positions to their number. */
 uint64_t bench_run(Search *s, int depth, int *positions);
 
-/* Two numbers the front ends share: the next number of a SplitMix64 generator whose state is
- * *state (any seed is good), and the natural logarithm (without libm). */
-uint64_t random_next(uint64_t *state);
+/* The natural logarithm (without libm), for the reduction table and the match's Elo and SPRT.
+ * The pseudo-random generator the front ends share is the rules' (random_next, movement.h). */
 double ln(double x);
 
 #endif

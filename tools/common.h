@@ -1,5 +1,5 @@
 /* tools/common.h: what the tuner and the trainer share: reading labelled positions
- * (`FEN | SCORE | RESULT` lines) with a held-out tenth, a seeded random generator, and
+ * (`FEN | SCORE | RESULT` lines) with a held-out tenth, uniform and normal random draws, and
  * writing a generated table so that an interrupted run leaves the old one whole. */
 #ifndef TOOLS_COMMON_H
 #define TOOLS_COMMON_H
@@ -32,17 +32,12 @@ typedef struct {
 int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
                   char *err, size_t err_size);
 
-/* A small seeded generator (xorshift64*, Vigna 2016): the same seed, the same numbers. */
-typedef struct {
-    uint64_t state;
-} Random;
-
-void random_seed(Random *r, uint64_t seed);
-uint64_t random_next(Random *r);
-/* Returns a number uniformly drawn from [0, 1). */
-double random_unit(Random *r);
-/* Returns a number from a normal distribution with mean 0 and deviation 1 (Box-Muller). */
-double random_normal(Random *r);
+/* Draws from the rules' generator (movement.h's random_seed and random_next, which give the
+ * numbers the tools' own generator gave before it was shared, so that the seeds docs/weights.md
+ * names still make the tables it lists): a number uniformly drawn from [0, 1), and one from a
+ * normal distribution with mean 0 and deviation 1 (Box-Muller). */
+double random_unit(uint64_t *state);
+double random_normal(uint64_t *state);
 
 /* Makes room for need items of item bytes in array, which holds *capacity (doubling from
  * first): returns the array, perhaps moved, or NULL when memory is short (array as it was). */

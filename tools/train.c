@@ -177,7 +177,7 @@ static void set_targets(SampleSet *set, double k_data, double lambda);
 static long network_count(int hidden);
 static void network_place(Network *n, float *values, int hidden);
 static int network_alloc(Network *n, int hidden, int copies);
-static void network_init(Network *n, Random *r);
+static void network_init(Network *n, uint64_t *r);
 static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in);
 static float clipped(float h);
 static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hidden);
@@ -431,7 +431,7 @@ static int network_alloc(Network *n, int hidden, int copies)
 }
 
 /* Small random hidden weights (about 30 inputs are on at once), zero biases. */
-static void network_init(Network *n, Random *r)
+static void network_init(Network *n, uint64_t *r)
 {
     long i;
     for (i = 0; i < (long)NNUE_INPUTS * n->hidden; i++)
@@ -700,7 +700,7 @@ static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch)
     int epoch, shard;
     BatchJob batch;
     StepJob update;
-    Random r;
+    uint64_t r;
     if (!network_alloc(grad, n->hidden, SHARDS) || !network_alloc(moments, n->hidden, 2) || !order
         || !factors_alloc(&factors, n->hidden) || !mirror) {
         fprintf(stderr, "error: out of memory for the gradients\n");
@@ -717,7 +717,7 @@ static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch)
     update.moment1 = moments[0];
     update.moment2 = moments[1];
     update.factors = &factors;
-    random_seed(&r, o->tool.seed + 1);
+    r = random_seed(o->tool.seed + 1);
     for (j = 0; j < t->train.size; j++)
         order[j] = j;
     for (epoch = 1; epoch <= o->tool.epochs; epoch++) {
@@ -1015,7 +1015,7 @@ int main(int argc, char **argv)
     static Scratch scratch[SHARDS];
     Network n;
     Options o;
-    Random r;
+    uint64_t r;
     char err[400], summary[2000];
     double k_data, before[2], after[2];
     size_t used;
@@ -1037,7 +1037,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: out of memory for the network\n");
         return 1;
     }
-    random_seed(&r, o.tool.seed);
+    r = random_seed(o.tool.seed);
     network_init(&n, &r);
     if (o.load && !load_network(&n, o.king_mirror, o.load, err, sizeof err)) {
         fprintf(stderr, "error: %s\n", err);
