@@ -7,7 +7,7 @@ DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame
 CORE = engine.c movement.c extra.c
 MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/tablefile.c
 SOURCES = $(CORE) $(MODES)
-HEADERS = movement.h extra.h tables/hce.h tables/nnue.h $(wildcard modes/*.h)
+HEADERS = movement.h extra.h tables/hce.h tables/nnue-shape.h tables/nnue.h $(wildcard modes/*.h)
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
@@ -122,11 +122,12 @@ TUNE_ARGS ?= --epochs 150 --lambda 0.5 --seed 1
 tune: tools/tune
 	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
 
-tools/train: tools/train.c $(TOOLS_COMMON) movement.c movement.h extra.h
+tools/train: tools/train.c $(TOOLS_COMMON) movement.c movement.h extra.h tables/nnue-shape.h
 	$(CC) $(WARNINGS) -O3 -march=native -ffast-math -pthread tools/train.c tools/common.c movement.c -lm -o $@
 
-# Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h;
-# docs/weights.md lists the files and the command behind the network we ship.
+# Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h (its
+# weights) and tables/nnue-shape.h (its shape); docs/weights.md lists the files and the command
+# behind the network we ship.
 TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz
 TRAIN_ARGS ?= --epochs 12 --batch 4096 --rate 0.002 --lambda 0 --mirror 1 --factorize 1 --seed 1 --hidden 512
 train: tools/train

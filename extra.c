@@ -15,13 +15,15 @@
 #define S(mg, eg) ((int)((unsigned)(eg) * 0x10000u + (unsigned)(mg)))
 
 #include "tables/hce.h"
-#define NNUE_TABLE_WEIGHTS
 #include "tables/nnue.h"
 
-/* The network's table and extra.h must agree, and a half of the output layer must sum in 32
- * bits (extra.h): a compile error here means they do not. */
+/* The network's shape, its weights and extra.h must agree, and a half of the output layer must
+ * sum in 32 bits (extra.h): a compile error here means they do not. */
 typedef char network_matches_layout[NNUE_TABLE_BUCKETS == NNUE_BUCKETS && NNUE_HIDDEN % 16 == 0
                                     && NNUE_HIDDEN <= NNUE_HIDDEN_MAX ? 1 : -1];
+typedef char weights_match_shape[sizeof NNUE_HIDDEN_LOW == (size_t)NNUE_INPUTS * NNUE_HIDDEN
+                                 && sizeof NNUE_HIDDEN_BIASES == sizeof(int16_t) * NNUE_HIDDEN
+                                 && sizeof NNUE_OUTPUT_BIASES == sizeof(int32_t) * NNUE_BUCKETS ? 1 : -1];
 typedef char output_half_fits[(long long)NNUE_HIDDEN_MAX * ((NNUE_QA * NNUE_QA) >> NNUE_SQUARE_SHIFT) * 2 * NNUE_QB
                               < (1LL << 31) ? 1 : -1];
 

@@ -6,8 +6,9 @@
 #define EXTRA_H
 
 #include "movement.h"
-/* the network's shape (its hidden size), as tools/train.c wrote it with its weights */
-#include "tables/nnue.h"
+/* the network's shape (its hidden size, buckets, king mirroring), as tools/train.c wrote it
+ * beside its weights (tables/nnue.h, which extra.c alone reads) */
+#include "tables/nnue-shape.h"
 
 /* The evaluation's terms, each kept as a white-minus-black middlegame/endgame pair. */
 enum {
@@ -36,11 +37,11 @@ enum { KING_DANGER_MG_DIVISOR = 720, KING_DANGER_EG_DIVISOR = 20 };
 
 /* The network (NNUE): 768 inputs, one per piece type, colour and square, seen from each
  * side in turn (its own pieces first, the board flipped for black); a hidden layer of
- * NNUE_HIDDEN per side (the table's, tables/nnue.h), clipped to [0, 1] and squared (SCReLU);
- * one output, read from one of NNUE_BUCKETS sets of output weights chosen by the number of
- * pieces on the board, the side to move's half first; the output times NNUE_SCALE is the
- * score in centipawns. tools/train.c fits it in floats, tables/nnue.h holds it as int16 (the
- * hidden weights packed, unpacked by eval_init): the hidden weights and biases times NNUE_QA
+ * NNUE_HIDDEN per side (its shape's, tables/nnue-shape.h), clipped to [0, 1] and squared
+ * (SCReLU); one output, read from one of NNUE_BUCKETS sets of output weights chosen by the
+ * number of pieces on the board, the side to move's half first; the output times NNUE_SCALE
+ * is the score in centipawns. tools/train.c fits it in floats, tables/nnue.h holds it as int16
+ * (the hidden weights packed, unpacked by eval_init): the hidden weights and biases times NNUE_QA
  * (so a clipped hidden value runs from 0 to NNUE_QA), the output weights and biases times
  * NNUE_QB. A squared hidden value is kept to NNUE_QA^2 >> NNUE_SQUARE_SHIFT (1016 steps), so
  * that a half of the output layer sums in 32 bits with up to NNUE_HIDDEN_MAX hidden: the
