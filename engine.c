@@ -506,7 +506,7 @@ static void *helper_run(void *context)
  * many it has: 1 in a build without threads, fewer than count when memory runs short. */
 int search_threads(Search *s, int count)
 {
-    int want = !HAVE_THREADS || count < 1 ? 1 : count > THREADS_MAX ? THREADS_MAX : count;
+    int want = HAVE_THREADS ? int_clamp(count, 1, THREADS_MAX) : 1;
     while (s->threads.helper_count > want - 1)
         table_memory_free(s->threads.helpers[--s->threads.helper_count], sizeof(Search));
     if (want > 1 && !s->threads.helpers)
@@ -957,7 +957,7 @@ static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eva
     d.move = move;
     d.score = score_to_tt(score, ply);
     d.eval = eval;
-    d.depth = depth < TT_DEPTH_MAX ? depth : TT_DEPTH_MAX;
+    d.depth = int_min(depth, TT_DEPTH_MAX);
     d.bound = bound;
     d.age = tt->age;
     data = tt_pack(&d);
@@ -1161,7 +1161,7 @@ static void clamp_values(int16_t *values, size_t count, int limit)
 {
     size_t i;
     for (i = 0; i < count; i++)
-        values[i] = (int16_t)(values[i] > limit ? limit : values[i] < -limit ? -limit : values[i]);
+        values[i] = (int16_t)int_clamp(values[i], -limit, limit);
 }
 
 /* ========================================================== entry points */
@@ -1269,11 +1269,10 @@ static void level_limits(Search *s)
     uint64_t nodes;
     if (!limits->level_set || limits->level >= LEVEL_MAX)
         return;
-    nodes = (uint64_t)LEVEL_NODES[limits->level < 0 ? 0 : limits->level];
+    nodes = (uint64_t)LEVEL_NODES[int_max(limits->level, 0)];
     if (!limits->node_limit || limits->node_limit > nodes)
         limits->node_limit = nodes;
-    if (limits->multipv < LEVEL_LINES)
-        limits->multipv = LEVEL_LINES;
+    limits->multipv = int_max(limits->multipv, LEVEL_LINES);
     s->min_depth = LEVEL_MIN_DEPTH;
 }
 
@@ -1418,7 +1417,7 @@ static void iterate(Search *s)
 {
     int depth, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH, line, lines;
     Ply *root = ply_at(s, 0);
-    lines = s->limits.multipv > 1 ? (s->limits.multipv < s->root_count ? s->limits.multipv : s->root_count) : 1;
+    lines = int_clamp(s->limits.multipv, 1, s->root_count);
     s->best_move = s->root_moves[0];
     root->static_eval = root->in_check ? -SCORE_INF : evaluate(s, 0);
     s->line_count = 0;
@@ -1453,8 +1452,8 @@ static int search_line(Search *s, int line, int depth)
     int last = s->line_count > line ? s->lines[line].score : 0;
     int delta = param(P_ASPIRATION_DELTA), alpha = -SCORE_INF, beta = SCORE_INF;
     if (depth >= ASPIRATION_DEPTH) {
-        alpha = last - delta > -SCORE_INF ? last - delta : -SCORE_INF;
-        beta = last + delta < SCORE_INF ? last + delta : SCORE_INF;
+        alpha = int_max(last - delta, -SCORE_INF);
+        beta = int_min(last + delta, SCORE_INF);
     }
     s->report_line = line;
     for (;;) {
@@ -1467,11 +1466,11 @@ static int search_line(Search *s, int line, int depth)
             s->lines[line].bound = BOUND_UPPER;
             report_iteration(s, depth, result, BOUND_UPPER);
             beta = (alpha + beta) / 2;
-            alpha = result - delta > -SCORE_INF ? result - delta : -SCORE_INF;
+            alpha = int_max(result - delta, -SCORE_INF);
         } else if (result >= beta) {
             note_line(s, line, result, BOUND_LOWER);
             report_iteration(s, depth, result, BOUND_LOWER);
-            beta = result + delta < SCORE_INF ? result + delta : SCORE_INF;
+            beta = int_min(result + delta, SCORE_INF);
         } else {
             note_line(s, line, result, BOUND_EXACT);
             return result;
@@ -1626,10 +1625,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         return SCORE_DRAW;
     if (ply >= MAX_PLY)
         return evaluate(s, ply);
-    if (alpha < -SCORE_MATE + ply)
-        alpha = -SCORE_MATE + ply;
-    if (beta > SCORE_MATE - ply - 1)
-        beta = SCORE_MATE - ply - 1;
+    alpha = int_max(alpha, -SCORE_MATE + ply);
+    beta = int_min(beta, SCORE_MATE - ply - 1);
     if (alpha >= beta)
         return alpha;
 
@@ -1847,8 +1844,7 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
     /* Step 6. Null move pruning, not in pawn endings (zugzwang), nor twice in a row. */
     if (depth >= NMP_DEPTH && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->pieces) {
         Undo u;
-        int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR
-                + ((n->eval - beta) / param(P_NMP_EVAL_DIVISOR) < NMP_EVAL_MAX ? (n->eval - beta) / param(P_NMP_EVAL_DIVISOR) : NMP_EVAL_MAX);
+        int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR + int_min((n->eval - beta) / param(P_NMP_EVAL_DIVISOR), NMP_EVAL_MAX);
         push_move(s, MOVE_NONE, &u, n->ply);
         *score = -search(s, -beta, -beta + 1, depth - r, n->ply + 1, !n->cut_node);
         pop_move(s, MOVE_NONE, &u);
@@ -1926,14 +1922,11 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, i
  * rounded down, from 0 to new_depth - 1. */
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth)
 {
-    int r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
+    int r = reductions[int_min(depth, LMR_TABLE - 1)][int_min(moves_tried, LMR_TABLE - 1)];
     r += LMR_UNIT * (!n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
     if (mp->kind == PICK_QUIET)
         r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 3 * HISTORY_MAX + THREAT_ESCAPE_BONUS */
-    r /= LMR_UNIT;
-    if (r < 0)
-        r = 0;
-    return r > new_depth - 1 ? new_depth - 1 : r;
+    return int_min(int_max(r / LMR_UNIT, 0), new_depth - 1);
 }
 
 /* Takes the score of move m at a node: the best score rises to it, and when it beats alpha, so
@@ -1958,7 +1951,7 @@ static void update_pv(Search *s, int ply, Move m)
     pv->moves[ply][ply] = m;
     for (i = ply + 1; i < pv->length[ply + 1]; i++)
         pv->moves[ply][i] = pv->moves[ply + 1][i];
-    pv->length[ply] = pv->length[ply + 1] > ply + 1 ? pv->length[ply + 1] : ply + 1;
+    pv->length[ply] = int_max(pv->length[ply + 1], ply + 1);
 }
 
 /* The quiescence search at ply: the static evaluation (stand pat) against captures and
@@ -2107,8 +2100,7 @@ static int16_t *capture_history_at(Search *s, Move m)
  * cut-offs are mostly shallow, and a bonus by depth^2 left them next to nothing). */
 static int history_bonus(int depth)
 {
-    int bonus = param(P_HISTORY_BONUS_PER_PLY) * depth - HISTORY_BONUS_OFFSET;
-    return bonus > param(P_HISTORY_BONUS_MAX) ? param(P_HISTORY_BONUS_MAX) : bonus;
+    return int_min(param(P_HISTORY_BONUS_PER_PLY) * depth - HISTORY_BONUS_OFFSET, param(P_HISTORY_BONUS_MAX));
 }
 
 /* The continuation history row of the move made `back` plies before ply (1: the move into
@@ -2189,18 +2181,16 @@ static void correction_entries(Search *s, int16_t *entry[3])
  * (correction_entries): the pawn structure's and each colour's other pieces' (half weight each). */
 static int corrected_eval(int16_t *const entry[3], int raw)
 {
-    int eval;
     if (!entry[0])
         return raw;
-    eval = raw + (*entry[0] + (*entry[1] + *entry[2]) / 2) / CORRECTION_GRAIN;
-    return eval > EVAL_LIMIT ? EVAL_LIMIT : eval < -EVAL_LIMIT ? -EVAL_LIMIT : eval;
+    return int_clamp(raw + (*entry[0] + (*entry[1] + *entry[2]) / 2) / CORRECTION_GRAIN, -EVAL_LIMIT, EVAL_LIMIT);
 }
 
 /* After a search to depth found diff more than the corrected static evaluation: each of the
  * position's correction entries (correction_entries) moves toward it. */
 static void correction_update(int16_t *const entry[3], int depth, int diff)
 {
-    int weight = depth + 1 < CORRECTION_WEIGHT_MAX ? depth + 1 : CORRECTION_WEIGHT_MAX, i;
+    int weight = int_min(depth + 1, CORRECTION_WEIGHT_MAX), i;
     if (!entry[0])
         return;
     for (i = 0; i < 3; i++)
@@ -2210,9 +2200,9 @@ static void correction_update(int16_t *const entry[3], int depth, int diff)
 /* Moves a correction entry weight parts in CORRECTION_WEIGHT_SCALE toward diff centipawns. */
 static void correction_entry_update(int16_t *e, int diff, int weight)
 {
-    int target = diff * CORRECTION_GRAIN, value;
-    value = (*e * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE;
-    *e = (int16_t)(value > CORRECTION_MAX ? CORRECTION_MAX : value < -CORRECTION_MAX ? -CORRECTION_MAX : value);
+    int target = diff * CORRECTION_GRAIN;
+    int value = (*e * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE;
+    *e = (int16_t)int_clamp(value, -CORRECTION_MAX, CORRECTION_MAX);
 }
 
 /* Makes m (MOVE_NONE: the null move) at ply: the board, the path's moves and keys, what it

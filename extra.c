@@ -196,8 +196,7 @@ static inline int manhattan(int a, int b)
 
 static inline int distance(int a, int b)
 {
-    int df = abs(square_file(a) - square_file(b)), dr = abs(square_rank(a) - square_rank(b));
-    return df > dr ? df : dr;
+    return int_max(abs(square_file(a) - square_file(b)), abs(square_rank(a) - square_rank(b)));
 }
 
 /* Notes for the tuner that weight counts `count` times for color. */
@@ -411,7 +410,7 @@ HOT_CLONES
 static void eval_shelter(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
-    int ksq = b->king_sq[color], center = square_file(ksq) < 1 ? 1 : square_file(ksq) > 6 ? 6 : square_file(ksq), f;
+    int ksq = b->king_sq[color], center = int_clamp(square_file(ksq), 1, 6), f;
     uint64_t ahead = forward_ranks(color, ksq);
     for (f = center - 1; f <= center + 1; f++) {
         uint64_t own = b->pieces[make_piece(color, PAWN)] & file_set[f] & ahead;
@@ -457,10 +456,10 @@ static void eval_danger(EvalInfo *ei, int color)
     add_danger(ei, color, W_DANGER_DEFENDER,
                bit_count(zone & (b->pieces[make_piece(them, KNIGHT)] | b->pieces[make_piece(them, BISHOP)])));
     add_danger(ei, color, W_DANGER_BASE, 1);
-    d = mg_of(ei->danger[color]);
-    ei->score[TERM_KING_SAFETY][them] += S(-(d > 0 ? d * d / KING_DANGER_MG_DIVISOR : 0), 0);
-    d = eg_of(ei->danger[color]);
-    ei->score[TERM_KING_SAFETY][them] += S(0, -(d > 0 ? d / KING_DANGER_EG_DIVISOR : 0));
+    d = int_max(mg_of(ei->danger[color]), 0);
+    ei->score[TERM_KING_SAFETY][them] += S(-(d * d / KING_DANGER_MG_DIVISOR), 0);
+    d = int_max(eg_of(ei->danger[color]), 0);
+    ei->score[TERM_KING_SAFETY][them] += S(0, -(d / KING_DANGER_EG_DIVISOR));
 }
 
 /* Passed pawns: rank, a free path, the kings' distances to the stop square, and the rule of
@@ -536,8 +535,7 @@ static void eval_mating(EvalInfo *ei, int color)
     if (b->occupied[weak] != bit(wk) || ei->non_pawn[color] < VALUE_ROOK
         || b->pieces[make_piece(color, PAWN)] != 0)
         return;
-    edge = 3 - (square_file(wk) < 4 ? square_file(wk) : 7 - square_file(wk))
-         + 3 - (square_rank(wk) < 4 ? square_rank(wk) : 7 - square_rank(wk));
+    edge = 3 - int_min(square_file(wk), 7 - square_file(wk)) + 3 - int_min(square_rank(wk), 7 - square_rank(wk));
     /* squares the bare king can still go to: fewer is closer to mate */
     room = bit_count(piece_attacks(b, KING, weak, wk) & ~ei->attacks[color]);
     bonus = MATING_KINGS_CLOSE * (7 - distance(wk, sk)) + MATING_ROOM_TAKEN * (8 - room);
@@ -546,7 +544,7 @@ static void eval_mating(EvalInfo *ei, int color)
         int dark = (bishops & DARK_SQUARES) != 0;
         int c1 = dark ? 0 : 7, c2 = dark ? 63 : 56;
         int m1 = manhattan(wk, c1), m2 = manhattan(wk, c2);
-        bonus += MATING_BN_CORNER * (14 - (m1 < m2 ? m1 : m2))
+        bonus += MATING_BN_CORNER * (14 - int_min(m1, m2))
                + MATING_BN_KNIGHT_CLOSE * (7 - distance(wk, bit_first(b->pieces[make_piece(color, KNIGHT)])));
     } else {
         bonus += MATING_EDGE * edge;
@@ -622,7 +620,7 @@ static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features)
 /* Returns score faded toward a draw as the fifty-move clock runs, so that progress pays. */
 static int fade(int score, const Board *b)
 {
-    return score * (FADE_PLIES - (b->halfmove < FIFTY_MOVE_PLIES ? b->halfmove : FIFTY_MOVE_PLIES)) / FADE_PLIES;
+    return score * (FADE_PLIES - int_min(b->halfmove, FIFTY_MOVE_PLIES)) / FADE_PLIES;
 }
 
 /* The evaluation behind eval_position, eval_features and eval_network, of a position that is
@@ -853,7 +851,7 @@ static int32_t output_half(const int16_t *restrict values, const int16_t *restri
     int32_t sum = 0;
     int j;
     for (j = 0; j < NNUE_HIDDEN; j++) {
-        uint16_t v = (uint16_t)(values[j] < 0 ? 0 : values[j] > NNUE_QA ? NNUE_QA : values[j]);
+        uint16_t v = (uint16_t)int_clamp(values[j], 0, NNUE_QA);
         uint16_t scaled = (uint16_t)(v << SQUARE_PRESHIFT);
         /* the high half of scaled^2, rounded by bit 15 of its low half, which is bit
          * 15 - 2 * SQUARE_PRESHIFT of v^2: so written, both are 16-bit multiplies */

@@ -66,8 +66,7 @@ static inline int nnue_unzigzag(unsigned zigzag)
 /* Returns the output bucket of a position with `pieces` pieces, kings included (2 to 32). */
 static inline int nnue_bucket(int pieces)
 {
-    int bucket = (pieces - 2) / 4;
-    return bucket < 0 ? 0 : bucket >= NNUE_BUCKETS ? NNUE_BUCKETS - 1 : bucket;
+    return int_clamp((pieces - 2) / 4, 0, NNUE_BUCKETS - 1);
 }
 
 /* What the evaluation keeps up to date move by move: the network's hidden layer before

@@ -341,7 +341,7 @@ static int castle_king_to(int right)
 /* Returns the squares of one rank from a to b, both included. */
 static inline uint64_t rank_span(int a, int b)
 {
-    int low = a < b ? a : b, high = a < b ? b : a;
+    int low = int_min(a, b), high = int_max(a, b);
     return (bit(high) - bit(low)) | bit(high);
 }
 
@@ -584,7 +584,7 @@ static int check_material(const Board *b, char *err, size_t err_size)
             snprintf(err, err_size, "%s has too many pieces (%d men, %d pawns)", NAMES[c], bit_count(b->occupied[c]), pawns);
             return 0;
         }
-        extra = (n > 2 ? n - 2 : 0) + (bi > 2 ? bi - 2 : 0) + (r > 2 ? r - 2 : 0) + (q > 1 ? q - 1 : 0);
+        extra = int_max(n - 2, 0) + int_max(bi - 2, 0) + int_max(r - 2, 0) + int_max(q - 1, 0);
         if (extra > 8 - pawns) {
             snprintf(err, err_size, "%s has more promoted pieces than missing pawns", NAMES[c]);
             return 0;

@@ -172,7 +172,7 @@ static int opening_fen(const char *line, char *fen, size_t size)
     int n = 0, keep, i;
     while (n < 6 && (field[n] = next_token(&line, &len[n])) != NULL && field[n][0] != '#')
         n++;
-    for (keep = n < 4 ? n : 4; keep < n && strspn(field[keep], "0123456789") == len[keep]; keep++)
+    for (keep = int_min(n, 4); keep < n && strspn(field[keep], "0123456789") == len[keep]; keep++)
         ;
     fen[0] = '\0';
     for (i = 0; i < keep && used < size; i++)

@@ -186,7 +186,7 @@ static int match_run_workers(Search *s, const MatchOptions *opt, const Board *op
     static MatchReport report;
     MatchReport *window = malloc(sizeof(MatchReport) * MATCH_WINDOW); /* not static: 0.5 MB */
     int playing[WORKERS_MAX]; /* each worker's game, -1 when it waits */
-    int n = opt->concurrency < opt->games ? opt->concurrency : opt->games, next = 0, stop = 0, status = 0, k;
+    int n = int_min(opt->concurrency, opt->games), next = 0, stop = 0, status = 0, k;
     char err[200];
     if (!window) {
         fprintf(stderr, "error: out of memory for the match\n");
