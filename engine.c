@@ -247,7 +247,7 @@ typedef struct {
     int ply;
     int pv_node, cut_node;
     int in_check;
-    int pieces;             /* the side to move has more than pawns: no zugzwang feared */
+    int has_non_pawn_piece; /* the side to move has a piece besides its pawns and king: no zugzwang feared */
     int improving;          /* the static evaluation is above ours two plies before */
     int eval;               /* the static evaluation, or the table's score where it bounds it better */
     int raw_eval;           /* the network's, as the table keeps it (0 in check) */
@@ -1392,11 +1392,21 @@ static inline int param(int id)
 
 static int reductions[LMR_TABLE][LMR_TABLE]; /* in 1/LMR_UNIT plies */
 
-/* The move picker's stages, in order (a node in check, and the quiescence search, use
- * STAGE_LIST alone). */
+/* The move picker's stages, in order: a STAGE_GENERATE_* stage generates and scores a kind of
+ * move, the stage after it picks them. A node in check goes from the hash move to its evasions;
+ * the quiescence search hands its whole list to STAGE_LIST. */
 enum {
-    STAGE_TT, STAGE_NOISY, STAGE_GOOD_NOISY, STAGE_KILLER, STAGE_COUNTER, STAGE_QUIETS, STAGE_QUIET, STAGE_BAD_NOISY,
-    STAGE_EVASIONS, STAGE_LIST, STAGE_DONE
+    STAGE_TT,                   /* the hash move, before any move is generated */
+    STAGE_GENERATE_NOISY,       /* captures and promotions: those that keep their material for now, the rest for later */
+    STAGE_GOOD_NOISY,           /* the captures and promotions that keep their material, best first */
+    STAGE_KILLERS,              /* the two killers, each if quiet and legal here */
+    STAGE_COUNTER,              /* the counter-move, if quiet, legal here and not a killer */
+    STAGE_GENERATE_QUIET,       /* the other quiet moves, sorted by their histories */
+    STAGE_QUIET,                /* those quiet moves, in order */
+    STAGE_BAD_NOISY,            /* the losing captures and the under-promotions, best first */
+    STAGE_GENERATE_EVASIONS,    /* in check: every move, scored as a whole list (STAGE_LIST) */
+    STAGE_LIST,                 /* a whole list scored at once, best first */
+    STAGE_DONE
 };
 /* Within a whole list (STAGE_LIST), the kinds in their order: the hash move, good noisy moves,
  * the killers, the counter-move, quiet moves by history, losing noisy moves. */
@@ -1648,7 +1658,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         n.eval = n.tt_score;
     n.improving = !n.in_check && here->static_eval > ply_at(s, ply - 2)->static_eval;
     depth += hindsight_depth_change(s, &n, depth);
-    n.pieces = board_has_pieces(b, b->side);
+    n.has_non_pawn_piece = board_has_pieces(b, b->side);
     n.cs_ready = 0;
 
     /* Steps 5 and 6. Reverse futility pruning, razoring, null move pruning. */
@@ -1673,7 +1683,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
         /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
          * never checks. */
-        if (best > -SCORE_MATE_BOUND && !n.in_check && n.pieces
+        if (best > -SCORE_MATE_BOUND && !n.in_check && n.has_non_pawn_piece
             && prunes_move(&n, b, m, quiet, mp.kind, quiet_count, depth, alpha) && !move_gives_check(b, &n, m))
             continue;
 
@@ -1842,7 +1852,7 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
     }
 
     /* Step 6. Null move pruning, not in pawn endings (zugzwang), nor twice in a row. */
-    if (depth >= NMP_DEPTH && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->pieces) {
+    if (depth >= NMP_DEPTH && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->has_non_pawn_piece) {
         Undo u;
         int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR + int_min((n->eval - beta) / param(P_NMP_EVAL_DIVISOR), NMP_EVAL_MAX);
         push_move(s, MOVE_NONE, &u, n->ply);
@@ -2249,7 +2259,7 @@ static void pop_move(Search *s, Move m, const Undo *u)
 static void picker_start(Search *s, MovePicker *mp, Move tt_move, int ply)
 {
     const Ply *here = ply_at(s, ply), *before = ply_at(s, ply - 1);
-    int after_tt = here->in_check ? STAGE_EVASIONS : STAGE_NOISY;
+    int after_tt = here->in_check ? STAGE_GENERATE_EVASIONS : STAGE_GENERATE_NOISY;
     mp->ply = ply;
     mp->tt_move = tt_move;
     mp->killers[0] = here->killers[0];
@@ -2279,19 +2289,19 @@ static Move picker_next(Search *s, MovePicker *mp)
     for (;;) {
         switch (mp->stage) {
         case STAGE_TT:
-            mp->stage = ply_at(s, mp->ply)->in_check ? STAGE_EVASIONS : STAGE_NOISY;
+            mp->stage = ply_at(s, mp->ply)->in_check ? STAGE_GENERATE_EVASIONS : STAGE_GENERATE_NOISY;
             return picked(mp, mp->tt_move, PICK_TT, 0);
-        case STAGE_NOISY:
-        case STAGE_QUIETS:
-        case STAGE_EVASIONS:
+        case STAGE_GENERATE_NOISY:
+        case STAGE_GENERATE_QUIET:
+        case STAGE_GENERATE_EVASIONS:
             generate(s, mp);
             break;
         case STAGE_GOOD_NOISY:
             if (mp->next < mp->end)
                 return pick_best(mp);
-            mp->stage = STAGE_KILLER;
+            mp->stage = STAGE_KILLERS;
             break;
-        case STAGE_KILLER:
+        case STAGE_KILLERS:
             while (mp->killer < 2) {
                 Move m = mp->killers[mp->killer++];
                 if (quiet_candidate(mp, b, m))
@@ -2300,7 +2310,7 @@ static Move picker_next(Search *s, MovePicker *mp)
             mp->stage = STAGE_COUNTER;
             break;
         case STAGE_COUNTER:
-            mp->stage = STAGE_QUIETS;
+            mp->stage = STAGE_GENERATE_QUIET;
             if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1] && quiet_candidate(mp, b, mp->counter))
                 return picked(mp, mp->counter, PICK_COUNTER, 0);
             break;
@@ -2330,9 +2340,10 @@ static Move picker_next(Search *s, MovePicker *mp)
 static void generate(Search *s, MovePicker *mp)
 {
     MoveList list;
-    gen_legal(&s->board, &list, mp->stage == STAGE_NOISY ? GEN_NOISY : mp->stage == STAGE_QUIETS ? GEN_QUIET : GEN_ALL);
+    int noisy = mp->stage == STAGE_GENERATE_NOISY, quiet = mp->stage == STAGE_GENERATE_QUIET;
+    gen_legal(&s->board, &list, noisy ? GEN_NOISY : quiet ? GEN_QUIET : GEN_ALL);
     score_moves(s, mp, &list);
-    mp->stage = mp->stage == STAGE_NOISY ? STAGE_GOOD_NOISY : mp->stage == STAGE_QUIETS ? STAGE_QUIET : STAGE_LIST;
+    mp->stage = noisy ? STAGE_GOOD_NOISY : quiet ? STAGE_QUIET : STAGE_LIST;
 }
 
 /* Returns m as the move picked, of this kind and score. */
@@ -2372,18 +2383,18 @@ static void score_moves(Search *s, MovePicker *mp, const MoveList *list)
     QuietHistories h;
     int i;
     quiet_histories(s, mp->ply, &h);
-    if (mp->stage != STAGE_NOISY && has_quiet_move(&s->board, list))
+    if (mp->stage != STAGE_GENERATE_NOISY && has_quiet_move(&s->board, list))
         find_threats(&s->board, &h);
     mp->next = mp->end = 0;
     for (i = 0; i < list->count; i++) {
-        if (mp->stage == STAGE_NOISY)
+        if (mp->stage == STAGE_GENERATE_NOISY)
             add_noisy(s, mp, list->moves[i]);
-        else if (mp->stage == STAGE_QUIETS)
+        else if (mp->stage == STAGE_GENERATE_QUIET)
             add_quiet(mp, &s->board, &h, list->moves[i]);
         else
             add_listed(s, mp, &h, list->moves[i]);
     }
-    if (mp->stage == STAGE_QUIETS)
+    if (mp->stage == STAGE_GENERATE_QUIET)
         sort_moves(mp->moves, mp->end);
 }
 
