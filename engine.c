@@ -2,9 +2,11 @@
  * transposition table, the search and the bench, on a Search its caller owns. It reads no
  * input and prints nothing, and calls none of its front ends: they call it, through its API
  * (modes/engine.h), and it reports through the callbacks they put in the Limits.
- * Sections, in order: initialisation, clock, table memory, threads, time, transposition
- * table, the search's context, levels, the search (root, nodes, quiescence, history, the
- * evaluation, move ordering, exchanges), numbers, bench. */
+ * Sections, in order, by their banners: initialisation, clock, table memory, threads, time,
+ * transposition table, search context, a table kept outside (the table file's view of the
+ * table and history), entry points (search_run, search_one_shot), levels, search parameters,
+ * search (root, nodes, quiescence, history, the evaluation, move ordering, exchanges), numbers
+ * (the logarithm and the reduction table), bench. */
 #include "modes/system.h"
 #include "modes/engine.h"
 
@@ -29,22 +31,29 @@ double web_now(void);   /* imported from env: the page's performance.now(), in m
 
 enum { SCORE_NONE = SCORE_INF + 1 };  /* no score */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
-enum { HISTORY_BONUS_OFFSET = 200 }; /* a cut-off's history bonus less this (history_bonus) */
+/* what a cut-off's history bonus loses from P_HISTORY_BONUS_PER_PLY a ply of depth (history_bonus) */
+enum { HISTORY_BONUS_OFFSET = 200 };
 /* A quiet move's order rises by this much when its piece leaves a square where a lesser piece
  * attacks it, and falls as much when it goes to one (Stockfish's threat-aware ordering): in a
  * cold one-shot call the histories are still nearly empty, and this orders the moves. */
 enum { THREAT_ESCAPE_BONUS = 10000 };
-/* Correction history: CORRECTION_SIZE entries a table (a power of two), in 1/CORRECTION_GRAIN
- * centipawns, within +-CORRECTION_MAX; a result moves its entry by depth + 1 (at most
- * CORRECTION_WEIGHT_MAX) parts in CORRECTION_WEIGHT_SCALE toward it. */
+/* The correction history (correction_entries, correction_update). */
 enum {
-    CORRECTION_SIZE = 16384, CORRECTION_GRAIN = 256, CORRECTION_MAX = 64 * CORRECTION_GRAIN,
-    CORRECTION_WEIGHT_SCALE = 256, CORRECTION_WEIGHT_MAX = 16
+    CORRECTION_SIZE = 16384,        /* the entries of each correction table (a power of two) */
+    CORRECTION_GRAIN = 256,         /* a correction entry counts in 1/CORRECTION_GRAIN centipawns */
+    CORRECTION_MAX = 64 * CORRECTION_GRAIN, /* a correction entry stays within +-CORRECTION_MAX */
+    CORRECTION_WEIGHT_SCALE = 256,  /* a search to depth moves a correction entry depth + 1 parts in this toward
+                                     * its result */
+    CORRECTION_WEIGHT_MAX = 16      /* the most parts in CORRECTION_WEIGHT_SCALE a result moves a correction entry */
 };
 enum { BENCH_HASH_MB = 16 };   /* the bench signature's table */
-/* Levels below LEVEL_MAX: LEVEL_LINES lines, a ply at least, and a choice
- * LEVEL_MARGIN_PER_LEVEL centipawns a level below LEVEL_MAX wide (level_limits) */
-enum { LEVEL_LINES = 4, LEVEL_MIN_DEPTH = 1, LEVEL_MARGIN_PER_LEVEL = 8 };
+/* A level below LEVEL_MAX (level_limits, level_choose). */
+enum {
+    LEVEL_LINES = 4,            /* a level searches this many lines (MultiPV) at least, to choose among */
+    LEVEL_MIN_DEPTH = 1,        /* a level's node limit stops no search before this depth is complete */
+    LEVEL_MARGIN_PER_LEVEL = 8  /* a level plays a line at most this many centipawns below the best for each
+                                 * level it is under LEVEL_MAX */
+};
 
 /* A table entry: its data packed in one word (TT_DATA_* below: the move in 16 bits, score,
  * static evaluation, depth, bound, age), and the position's key XOR that word. Threads or
@@ -66,7 +75,7 @@ typedef struct {
     int age;
 } TTData;
 
-enum { TT_BUCKET = 4 };
+enum { TT_BUCKET = 4 };   /* the entries of a bucket: 64 bytes, a cache line */
 typedef struct {
     TTEntry entry[TT_BUCKET];
 } TTBucket;
@@ -114,7 +123,7 @@ typedef int16_t PieceToHistory[PIECE_NB][64];
  * emptied (search_reset) or kept from an earlier one (a game's moves, a table file). A table
  * file keeps the fields before cont (HISTORY_FILE_SIZE bytes, a quarter of a megabyte): the
  * 2 MB of continuation history would cost a one-shot call more to copy in and out than it
- * brings (every page a page fault, about 10 ms each way at 0.1 s on our machines). */
+ * brings (docs/engine.md, "Measurements behind the constants"). */
 typedef struct {
     int16_t main[2][64][64];                 /* quiet moves by side, from and to */
     Move counter[PIECE_NB][64];              /* the counter-move to the move of piece p to t */
@@ -431,13 +440,12 @@ static int running_tasks(void)
 /* The large regions (the transposition table, a table file's contents, the search's contexts
  * and the network's unpacked weights) go on huge pages where the system gives them (Linux's
  * transparent huge pages, asked for with madvise): every first touch of a 4 KB page is a page
- * fault, and on our virtual machines a fault costs about 15 us under load, so that reading a
- * 2.3 MB table file took 9.5 ms and a cold call's 2 MB table cost a quarter of its nodes; a 2
- * MB page is one fault. Measured at 0.1 s, two games at a time: 90,700 nodes a call against
- * 69,600 with 4 KB pages. A region from HUGE_PAGE_MIN bytes takes whole huge pages, the end of
- * its last one unused: the context (2.8 MB) and the weights (0.98 MB) were 520 faults of a cold
- * call's 690 (docs/figures.md). */
-enum { HUGE_PAGE = 2 << 20, HUGE_PAGE_MIN = HUGE_PAGE / 4 };
+ * fault, dear on a loaded virtual machine, where a 2 MB page is one fault (what it gained:
+ * docs/engine.md, "Measurements behind the constants"). */
+enum {
+    HUGE_PAGE = 2 << 20,            /* the size of a huge page */
+    HUGE_PAGE_MIN = HUGE_PAGE / 4   /* a region from this many bytes takes whole huge pages, the end of its last one unused */
+};
 
 #if HAVE_POSIX && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
 /* The length of a region of size bytes in whole huge pages. */
@@ -627,40 +635,37 @@ static void shared_set_bit(unsigned char *bits, size_t index) { SHARED_OR(&bits[
 
 /* ==================================================================== time */
 
-/* A one-shot call keeps back ONE_SHOT_RESERVE seconds plus ONE_SHOT_RESERVE_SHARE of its limit
- * for its caller's spawn, its own exit and the caller's notice of it, and searches at least
- * ONE_SHOT_MIN_SHARE of it. It also keeps back the longest stall it has seen (time waiting for
- * a processor), up to STALL_GUARD_MAX_SHARE of its budget: a stall as long may come after its
- * last look at the clock. While the machine is busy (another task running beside the search:
- * the caller's other games, a build) the caller itself is slower to start the call and to see
- * it end: at 0.1 s, two games at a time, the referee's wall time exceeded the call's own clock
- * by a median of 2.9 ms, 20 ms at the 99.9th percentile and up to 50 ms, in bursts, over 19,963
- * calls against Ethereal (docs/figures.md, 2026-11-28; 18 ms at most in 25,790 calls on an
- * earlier machine). No reserve covers every such pause: the call then keeps back BUSY_RESERVE
- * plus BUSY_RESERVE_SHARE instead, which would have left 2 of those calls over the limit where
- * 25 ms left 7 (docs/command-line.md, "Time"). The machine's load is looked at every LOAD_LOOK_INTERVAL
- * seconds from LOAD_LOOK_DELAY into the search (the caller that started the call is still
- * running at first). */
-static const double ONE_SHOT_RESERVE = 0.010, ONE_SHOT_RESERVE_SHARE = 0.02, ONE_SHOT_MIN_SHARE = 0.2;
-static const double BUSY_RESERVE = 0.030, BUSY_RESERVE_SHARE = 0.03;
-static const double LOAD_LOOK_DELAY = 0.002, LOAD_LOOK_INTERVAL = 0.002;
-/* Busy: another task seen at one look in BUSY_LOOK_ONE_IN or more. What shares the machine
- * for long is seen at nearly every look: at 0.1 s, two games at a time, 27,867 of 28,095
- * calls that looked saw it at nine looks in ten or more, the rest at four in ten or fewer. An idle
- * machine's short tasks were seen at up to four looks in ten by a call on two threads (both
- * cores taken, a task that wakes waits for one), which a quarter took for busy. */
+/* A one-shot call's reserves: what it keeps back of its limit for its caller's spawn, its own
+ * exit and the caller's notice of it, on an idle machine and on a busy one (another task beside
+ * the search: the caller's other games, a build), where the caller itself is slower; and the
+ * stall guard, the longest stall seen (time waiting for a processor), since one as long may come
+ * after the last look at the clock. How the values were set: docs/command-line.md, "Time". */
+static const double ONE_SHOT_RESERVE = 0.010;       /* seconds of a one-shot limit kept back on an idle machine */
+static const double ONE_SHOT_RESERVE_SHARE = 0.02;  /* the share of a one-shot limit kept back besides ONE_SHOT_RESERVE */
+static const double ONE_SHOT_MIN_SHARE = 0.2;       /* the share of a one-shot limit searched at least */
+static const double BUSY_RESERVE = 0.030;           /* seconds of a one-shot limit kept back on a busy machine */
+static const double BUSY_RESERVE_SHARE = 0.03;      /* the share of a one-shot limit kept back besides BUSY_RESERVE */
+/* seconds into the search of the first look at the machine's load (the caller that started the
+ * call is still running before it) */
+static const double LOAD_LOOK_DELAY = 0.002;
+static const double LOAD_LOOK_INTERVAL = 0.002;     /* seconds between two looks at the machine's load */
+/* the machine is busy when another task ran beside the search at one look in this many or more:
+ * what shares the machine for long is seen at nearly every look, an idle machine's short tasks at
+ * few (docs/engine.md, "Measurements behind the constants") */
 enum { BUSY_LOOK_ONE_IN = 2 };
+/* the stall guard is at most this share of the time from the search's start to its hard deadline */
 static const double STALL_GUARD_MAX_SHARE = 0.5;
-/* A real clock: the time left is spread over the moves to go (CLOCK_MOVES_TO_GO in sudden
- * death) plus CLOCK_INCREMENT_SHARE of the increment, the hard budget CLOCK_HARD_FACTOR times
- * that, neither above CLOCK_CAP_SHARE of what is left (CLOCK_LAST_MOVE_CAP_SHARE on the last
- * move before a new control). */
-enum { CLOCK_MOVES_TO_GO = 40, CLOCK_HARD_FACTOR = 4 };
-static const double CLOCK_INCREMENT_SHARE = 0.75, CLOCK_CAP_SHARE = 0.5, CLOCK_LAST_MOVE_CAP_SHARE = 0.9;
-/* The smallest time left that the split counts with, in seconds. */
-static const double CLOCK_MIN_LEFT = 0.001;
-/* The search checks the clock, its node limit and its caller's poll every POLL_NODES nodes
- * (a power of two). */
+/* A real clock's split (time_for_clock). */
+enum {
+    CLOCK_MOVES_TO_GO = 40,     /* a real clock's time left is spread over this many moves in sudden death */
+    CLOCK_HARD_FACTOR = 4       /* a real clock's hard budget is this many times its soft one, before the caps */
+};
+static const double CLOCK_INCREMENT_SHARE = 0.75;   /* the share of the increment a real clock's move adds to its budget */
+static const double CLOCK_CAP_SHARE = 0.5;          /* a real clock's budgets stay below this share of the time left */
+static const double CLOCK_LAST_MOVE_CAP_SHARE = 0.9; /* the same cap on the last move before a new time control */
+static const double CLOCK_MIN_LEFT = 0.001;         /* the least time left, in seconds, that the split counts with */
+/* the search looks at the clock, its node limit and its caller's poll every this many nodes (a
+ * power of two) */
 enum { POLL_NODES = 256 };
 
 /* The part of a one-shot limit the search may use on an idle machine: the rest covers
@@ -777,19 +782,24 @@ static int machine_busy(const Search *s)
 
 /* ===================================================== transposition table */
 
-/* Replacement: an entry counts TT_AGE_PLIES plies shallower for each search since it was
- * written (ages count modulo TT_AGE_MASK + 1); within a search, an inexact result does not
- * replace an entry more than TT_KEEP_DEPTH plies deeper. */
-enum { TT_AGE_PLIES = 8, TT_KEEP_DEPTH = 2, TT_AGE_MASK = 63 };
+/* Replacement (tt_store). */
+enum {
+    TT_AGE_PLIES = 8,   /* an entry counts this many plies shallower for each search since it was written */
+    TT_KEEP_DEPTH = 2,  /* within a search, an inexact result does not replace an entry more than this many plies deeper */
+    TT_AGE_MASK = 63    /* a search's age counts modulo TT_AGE_MASK + 1 (6 bits of an entry) */
+};
 /* An entry's data word: the move in 16 bits (from, to, kind, promotion less KNIGHT), score and
  * evaluation 16 bits each, depth 8, bound 2, age 6. */
 enum {
     TT_DATA_SCORE_SHIFT = 16, TT_DATA_EVAL_SHIFT = 32, TT_DATA_DEPTH_SHIFT = 48, TT_DATA_BOUND_SHIFT = 56,
     TT_DATA_AGE_SHIFT = 58, TT_MOVE_KIND_SHIFT = 12, TT_MOVE_PROMO_SHIFT = 14, TT_DEPTH_MAX = 255
 };
-/* A one-shot table: TT_MB_PER_SECOND megabytes per second of budget (two entries per node at
- * 1.2 M nodes/s), from TT_MIN_MB to TT_MAX_MB. */
-enum { TT_MB_PER_SECOND = 40, TT_MIN_MB = 1, TT_MAX_MB = 64 };
+/* A one-shot call's table (tt_megabytes_for). */
+enum {
+    TT_MB_PER_SECOND = 40,  /* a one-shot table's megabytes a second of budget: two entries a node at 1.2 M nodes/s */
+    TT_MIN_MB = 1,          /* a one-shot table's least size, in megabytes */
+    TT_MAX_MB = 64          /* a one-shot table's largest size, in megabytes */
+};
 
 /* Allocates an empty table of at most megabytes (a power of two of buckets), smaller when
  * memory is short, none at worst. */
@@ -807,9 +817,9 @@ static void tt_init(TransTable *tt, size_t megabytes)
     tt->age = 0;
 }
 
-/* The table a search of budget seconds fills: about 40 MB per second (two entries per
- * node at 1.2 M nodes/s). A larger one only costs time, since each first touch of one of
- * its pages is a page fault (about 9 us on our machines, a quarter of a 0.1 s move at 8 MB). */
+/* The table a search of budget seconds fills (TT_MB_PER_SECOND). A larger one only costs time,
+ * since each first touch of one of its pages is a page fault (docs/engine.md, "Measurements
+ * behind the constants"). */
 static size_t tt_megabytes_for(double budget)
 {
     double megabytes = budget * TT_MB_PER_SECOND;
@@ -1302,66 +1312,30 @@ static void level_choose(Search *s)
     s->best_score = lines[i].score;
 }
 
-/* ================================================================== search */
-/* The search's margins, scores in centipawns and depths in plies. Their shapes follow
- * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. Those
- * written P_* below are search parameters, in search_params. */
-enum {
-    ASPIRATION_DEPTH = 5,       /* aspiration windows from this depth on, P_ASPIRATION_DELTA wide */
-    HINDSIGHT_MARGIN = 60,      /* a reduced move that cost its side more than this is reduced a ply more (hindsight_depth_change) */
-    RFP_DEPTH = 8,              /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
-    RAZOR_DEPTH = 2,            /* razoring up to this depth (P_RAZOR_MARGIN) */
-    NMP_DEPTH = 3,              /* null move pruning from this depth on, reducing by NMP_REDUCTION */
-    NMP_REDUCTION = 3,          /* plies, plus one every NMP_DEPTH_DIVISOR plies of depth, */
-    NMP_DEPTH_DIVISOR = 4,
-    NMP_EVAL_MAX = 3,           /* plus one for every P_NMP_EVAL_DIVISOR the evaluation beats beta by, at most this */
-    IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
-    LMP_DEPTH = 8,              /* late move pruning up to this depth: quiet moves after */
-    LMP_BASE = 3,               /* (LMP_BASE + depth^2) / 2 of them (twice as many when improving) */
-    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth (P_FUTILITY_*) */
-    SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
-    SEE_QUIET_DEPTH = 8,        /* quiet moves pruned up to this depth (P_SEE_QUIET_PER_PLY) */
-    SE_DEPTH = 6,               /* singular extensions from this depth on, of a hash move stored */
-    SE_TT_DEPTH_SLACK = 3,      /* at most this many plies shallower, when the other moves searched */
-    SE_MARGIN_PER_PLY = 2,      /* to half the depth stay this much a ply below its score; */
-    SE_DOUBLE_MARGIN = 20,      /* twice, when this much further below (outside PV nodes), */
-    SE_DOUBLE_MAX = 6,          /* at most this many times on a path */
-    PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on, */
-    PRIOR_BONUS_MARGIN = 62,    /* or where it fell this much a ply below alpha */
-    LMR_DEPTH = 3,              /* late move reductions from this depth on: of quiet moves, and outside
-                                 * PV nodes of noisy moves that lose material (PICK_BAD_NOISY) */
-    LMR_DEEPER_MARGIN = 64,     /* a reduced search that beats alpha by this much, plus this */
-    LMR_DEEPER_PER_PLY = 11,    /* much a ply of its reduction, is searched again a ply deeper */
-    ROOT_LMR_DEPTH = 3,         /* at the root from this depth on, quiet moves after the first */
-    ROOT_LMR_MOVES = 4,         /* ROOT_LMR_MOVES are searched a ply shallower first */
-    MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
-    MVV_LVA_SCALE = 16,         /* captures order by the victim's value times this, less the attacker's type, */
-    CAPTURE_HISTORY_DIVISOR = 8, /* plus their capture history divided by this */
-    LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
-    LMR_UNIT = 1024             /* a reduction is summed in 1/LMR_UNIT plies, then rounded down */
-};
+/* ======================================================= search parameters */
 
 /* The search parameters: margins that a command line may set (--param NAME=VALUE, through
  * search_param_set) and tools/spsa.mjs tunes, each with the range it may take and its tuning
  * step (how far SPSA moves it either way to compare). Six of the values are SPSA's for the cold
- * one-shot call, confirmed by a fixed-node match (docs/tuning.md, 2026-11-26): the aspiration
- * window, razoring, both futility margins, the quiet moves' SEE margin and delta pruning. */
+ * one-shot call, confirmed by a fixed-node match (docs/tuning.md): the aspiration window,
+ * razoring, both futility margins, the quiet moves' SEE margin and delta pruning. */
 enum {
     P_ASPIRATION_DELTA,     /* an aspiration window this far either side of the last score, widened by half on a fail */
     P_RFP_MARGIN,           /* reverse futility: the evaluation beats beta by this much a ply (a ply fewer when improving) */
     P_RAZOR_MARGIN,         /* razoring: the evaluation stays this much a ply below alpha */
     P_NMP_EVAL_DIVISOR,     /* the null move reduces a ply more for every this much the evaluation beats beta by */
-    P_FUTILITY_MARGIN,      /* futility: eval + P_FUTILITY_MARGIN + P_FUTILITY_PER_PLY * depth cannot reach alpha */
-    P_FUTILITY_PER_PLY,
+    P_FUTILITY_MARGIN,      /* futility: a quiet move is pruned when the evaluation plus this, plus
+                             * P_FUTILITY_PER_PLY a ply of depth, is at most alpha */
+    P_FUTILITY_PER_PLY,     /* futility: the margin's growth a ply of depth, beyond P_FUTILITY_MARGIN */
     P_SEE_PRUNE_PER_PLY,    /* a losing capture pruned when it loses more than this a ply (static exchange) */
     P_SEE_QUIET_PER_PLY,    /* a quiet move pruned when it loses more than this a ply (the piece is left to be
                              * taken), while the opponent has a piece: against a lone king or pawns every move
                              * is searched (K+B+N against K needs them) */
-    P_LMR_BASE,             /* the late move reduction of move m at depth d: (P_LMR_BASE + 100 ln(d) ln(m) */
-    P_LMR_DIVISOR,          /* / (P_LMR_DIVISOR / 100)) / 100 plies (the Stockfish shape) */
-    P_LMR_HISTORY_DIVISOR,  /* a ply less for every this much history (more when it is negative) */
-    P_HISTORY_BONUS_PER_PLY, /* a cut-off changes a history by this much a ply of depth, less */
-    P_HISTORY_BONUS_MAX,    /* HISTORY_BONUS_OFFSET, at most this */
+    P_LMR_BASE,             /* the reduction table's constant term, in hundredths of a ply (lmr_init) */
+    P_LMR_DIVISOR,          /* the reduction table divides ln(depth) ln(move number) by this, in hundredths (lmr_init) */
+    P_LMR_HISTORY_DIVISOR,  /* a late move is reduced a ply less for every this much history (more when it is negative) */
+    P_HISTORY_BONUS_PER_PLY, /* a cut-off's history bonus grows by this a ply of depth (history_bonus) */
+    P_HISTORY_BONUS_MAX,    /* the largest history bonus of a cut-off (history_bonus) */
     P_DELTA_MARGIN,         /* the quiescence search skips a capture that, even this much ahead, stays below alpha */
     SEARCH_PARAM_NB
 };
@@ -1389,6 +1363,75 @@ static inline int param(int id)
 {
     return search_params[id].value;
 }
+
+/* Returns the i-th search parameter (from 0), or NULL past the last. */
+const SearchParam *search_param_at(int i)
+{
+    return i >= 0 && i < SEARCH_PARAM_NB ? &search_params[i] : NULL;
+}
+
+/* Sets the search parameter called name to value (the reduction table made again when it
+ * depends on it); returns PARAM_SET, PARAM_UNKNOWN or PARAM_OUT_OF_RANGE. */
+int search_param_set(const char *name, int value)
+{
+    int i;
+    for (i = 0; i < SEARCH_PARAM_NB && strcmp(search_params[i].name, name) != 0; i++)
+        ;
+    if (i == SEARCH_PARAM_NB)
+        return PARAM_UNKNOWN;
+    if (value < search_params[i].min || value > search_params[i].max)
+        return PARAM_OUT_OF_RANGE;
+    search_params[i].value = value;
+    if (i == P_LMR_BASE || i == P_LMR_DIVISOR)
+        lmr_init();
+    return PARAM_SET;
+}
+
+/* ================================================================== search */
+/* The search's margins, scores in centipawns and depths in plies. Their shapes follow
+ * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. Those
+ * written P_* are search parameters (search_params, above). */
+enum {
+    ASPIRATION_DEPTH = 5,       /* aspiration windows (P_ASPIRATION_DELTA wide) from this depth on */
+    HINDSIGHT_MARGIN = 60,      /* a node reduced 2 plies or more whose move cost its side more than this is searched
+                                 * a ply shallower (hindsight_depth_change) */
+    RFP_DEPTH = 8,              /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
+    RAZOR_DEPTH = 2,            /* razoring up to this depth (P_RAZOR_MARGIN) */
+    NMP_DEPTH = 3,              /* null move pruning from this depth on */
+    NMP_REDUCTION = 3,          /* the null move's reduction in plies, before depth and evaluation add to it */
+    NMP_DEPTH_DIVISOR = 4,      /* the null move reduces a ply more for every this many plies of depth */
+    NMP_EVAL_MAX = 3,           /* the most plies the evaluation's lead over beta adds to the null move's reduction */
+    IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
+    LMP_DEPTH = 8,              /* late move pruning of quiet moves up to this depth */
+    LMP_BASE = 3,               /* late move pruning keeps (LMP_BASE + depth^2) / 2 quiet moves (twice as many when
+                                 * improving) */
+    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth (P_FUTILITY_*) */
+    SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
+    SEE_QUIET_DEPTH = 8,        /* quiet moves that lose material pruned up to this depth (P_SEE_QUIET_PER_PLY) */
+    SE_DEPTH = 6,               /* singular extensions from this depth on */
+    SE_TT_DEPTH_SLACK = 3,      /* a singular extension's hash entry is at most this many plies shallower than the node */
+    SE_MARGIN_PER_PLY = 2,      /* a hash move is singular when the other moves, searched to half the depth, stay
+                                 * this much a ply of depth below its score */
+    SE_DOUBLE_MARGIN = 20,      /* a singular move is extended twice (outside PV nodes) when the other moves stay
+                                 * this much further below */
+    SE_DOUBLE_MAX = 6,          /* at most this many double extensions on a path */
+    PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on (at any depth at a PV node) */
+    PRIOR_BONUS_MARGIN = 62,    /* a fail low more than this a ply of depth below alpha rewards the quiet move into
+                                 * it at any depth, and twice */
+    LMR_DEPTH = 3,              /* late move reductions from this depth on: of quiet moves, and outside
+                                 * PV nodes of noisy moves that lose material (PICK_BAD_NOISY) */
+    LMR_DEEPER_MARGIN = 64,     /* a reduced search that beats alpha by more than this, plus LMR_DEEPER_PER_PLY a
+                                 * ply of its reduction, is searched again a ply deeper */
+    LMR_DEEPER_PER_PLY = 11,    /* the margin a reduced search beats alpha by to go a ply deeper grows by this a ply of
+                                 * its reduction (LMR_DEEPER_MARGIN) */
+    ROOT_LMR_DEPTH = 3,         /* at the root, late quiet moves are searched a ply shallower first from this depth on */
+    ROOT_LMR_MOVES = 4,         /* at the root, the first this many moves of a line are searched at full depth */
+    MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
+    MVV_LVA_SCALE = 16,         /* a capture's order: its victim's value times this, less its attacker's type */
+    CAPTURE_HISTORY_DIVISOR = 8, /* a capture's order adds its capture history divided by this */
+    LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
+    LMR_UNIT = 1024             /* a reduction is summed in 1/LMR_UNIT plies, then rounded down */
+};
 
 static int reductions[LMR_TABLE][LMR_TABLE]; /* in 1/LMR_UNIT plies */
 
@@ -2611,8 +2654,8 @@ double ln(double x)
     return 2 * sum + k * 0.69314718055994531;
 }
 
-/* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape; P_LMR_BASE and
- * P_LMR_DIVISOR in hundredths). */
+/* Fills the reduction table: the late move reduction of move number m at depth d is
+ * P_LMR_BASE / 100 + ln(d) ln(m) / (P_LMR_DIVISOR / 100) plies (the Stockfish shape). */
 static void lmr_init(void)
 {
     double base = param(P_LMR_BASE) / 100.0, divisor = param(P_LMR_DIVISOR) / 100.0;
@@ -2620,28 +2663,6 @@ static void lmr_init(void)
     for (d = 1; d < LMR_TABLE; d++)
         for (m = 1; m < LMR_TABLE; m++)
             reductions[d][m] = (int)(LMR_UNIT * (base + ln(d) * ln(m) / divisor));
-}
-
-/* ======================================================= search parameters */
-
-const SearchParam *search_param_at(int i)
-{
-    return i >= 0 && i < SEARCH_PARAM_NB ? &search_params[i] : NULL;
-}
-
-int search_param_set(const char *name, int value)
-{
-    int i;
-    for (i = 0; i < SEARCH_PARAM_NB && strcmp(search_params[i].name, name) != 0; i++)
-        ;
-    if (i == SEARCH_PARAM_NB)
-        return PARAM_UNKNOWN;
-    if (value < search_params[i].min || value > search_params[i].max)
-        return PARAM_OUT_OF_RANGE;
-    search_params[i].value = value;
-    if (i == P_LMR_BASE || i == P_LMR_DIVISOR)
-        lmr_init();
-    return PARAM_SET;
 }
 
 /* =================================================================== bench */

@@ -237,7 +237,8 @@ static int pst_weight(int color, int type, int sq)
 /* Fills hidden_weights from the table's packed form (tools/train.c, write_hidden_packed):
  * each weight's zigzagged value (0, -1, 1, -2, ... as 0, 1, 2, 3, ...) has its low 8 bits in
  * NNUE_HIDDEN_LOW and, when its bit in NNUE_HIDDEN_MAP is set, 4 more in NNUE_HIDDEN_HIGH,
- * two to a byte. Without branches on the data (0.45 ms for 512 hidden per side). */
+ * two to a byte. Without branches on the data (docs/engine.md, "Measurements behind the
+ * constants"). */
 static void unpack_hidden(void)
 {
     long i, high = 0;
