@@ -7,7 +7,7 @@ DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame
 CORE = engine.c movement.c extra.c
 MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/gamefile.c modes/genfens.c modes/tablefile.c
 SOURCES = $(CORE) $(MODES)
-HEADERS = movement.h extra.h tables/hce.h tables/nnue.h $(wildcard modes/*.h)
+HEADERS = movement.h extra.h tables/hce.h tables/nnue-shape.h tables/nnue.h $(wildcard modes/*.h)
 PERFT_CAP ?= 500000000
 DEBUG_PERFT_CAP ?= 200000
 
@@ -71,11 +71,11 @@ debug: engine-debug tests/unit-debug tools/tune tools/train
 
 # The whole perft suites, standard and Chess960, at every depth (several minutes).
 perft-full: tests/unit
-	./tests/unit 100000000000000 tests/perft.epd tests/perft960.epd
+	./tests/unit 100000000000000 tests/data/perft.epd tests/data/perft960.epd
 
 # Startpos perft 6 timed against Stockfish's `go perft 6`, side by side.
 perft-bench: engine
-	bash tests/perft-bench.sh ./engine
+	bash tests/manual/perft-bench.sh ./engine
 
 bench: engine
 	./engine bench
@@ -87,7 +87,7 @@ BUSY ?= 1
 LIMITS ?= 0.05 0.2 1 3
 COUNT ?= 20
 timing: engine
-	BUSY=$(BUSY) LIMITS="$(LIMITS)" COUNT=$(COUNT) bash tests/timing.sh ./engine
+	BUSY=$(BUSY) LIMITS="$(LIMITS)" COUNT=$(COUNT) bash tests/manual/timing.sh ./engine
 
 # An SPRT of the working tree against git revision BASE, both at NODES nodes a move (the base
 # built in a temporary directory, speaking UCI): stops at the verdict or after GAMES games.
@@ -126,11 +126,12 @@ TUNE_ARGS ?= --epochs 150 --lambda 0.5 --seed 1
 tune: tools/tune
 	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
 
-tools/train: tools/train.c $(TOOLS_COMMON) $(RECORDS) movement.c movement.h extra.h
+tools/train: tools/train.c $(TOOLS_COMMON) $(RECORDS) movement.c movement.h extra.h tables/nnue-shape.h
 	$(CC) $(WARNINGS) -O3 -march=native -ffast-math -pthread tools/train.c tools/common.c modes/gamefile.c movement.c -lm -o $@
 
-# Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h;
-# docs/weights.md lists the files and the command behind the network we ship.
+# Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h (its
+# weights) and tables/nnue-shape.h (its shape); docs/weights.md lists the files and the command
+# behind the network we ship.
 TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz
 TRAIN_ARGS ?= --epochs 12 --batch 4096 --rate 0.002 --lambda 0 --mirror 1 --factorize 1 --seed 1 --hidden 512
 train: tools/train
@@ -138,7 +139,7 @@ train: tools/train
 	  | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision, the UCI loop, the table file
-# of --hash-file and the reader of datagen's game records, run for FUZZ_SECONDS each, one after the other, from tests/fuzz-corpus/ (tests/README.md).
+# of --hash-file and the reader of datagen's game records, run for FUZZ_SECONDS each, one after the other, from tests/data/fuzz-corpus/ (tests/README.md).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -156,7 +157,7 @@ fuzz-links:
 	@echo $(CORE) $(FUZZ_LINKS_$(NAME))
 
 fuzz: tests/fuzz_oneshot tests/fuzz_uci tests/fuzz_tablefile tests/fuzz_gamefile
-	bash tests/fuzz.sh $(FUZZ_SECONDS)
+	bash tests/manual/fuzz.sh $(FUZZ_SECONDS)
 
 # The WebAssembly modules: the course's drop-in and web/index.html's own.
 web: $(WEB_TARGET) $(PAGE_TARGET)

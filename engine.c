@@ -2,9 +2,11 @@
  * transposition table, the search and the bench, on a Search its caller owns. It reads no
  * input and prints nothing, and calls none of its front ends: they call it, through its API
  * (modes/engine.h), and it reports through the callbacks they put in the Limits.
- * Sections, in order: initialisation, clock, table memory, threads, time, transposition
- * table, the search's context, levels, the search (root, nodes, quiescence, history, the
- * evaluation, move ordering, exchanges), numbers, bench. */
+ * Sections, in order, by their banners: initialisation, clock, table memory, threads, time,
+ * transposition table, search context, a table kept outside (the table file's view of the
+ * table and history), entry points (search_run, search_one_shot), levels, search parameters,
+ * search (root, nodes, quiescence, history, the evaluation, move ordering, exchanges), numbers
+ * (the logarithm and the reduction table), bench. */
 #include "modes/system.h"
 #include "modes/engine.h"
 
@@ -29,22 +31,29 @@ double web_now(void);   /* imported from env: the page's performance.now(), in m
 
 enum { SCORE_NONE = SCORE_INF + 1 };  /* no score */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
-enum { HISTORY_BONUS_OFFSET = 200 }; /* a cut-off's history bonus less this (history_bonus) */
+/* what a cut-off's history bonus loses from P_HISTORY_BONUS_PER_PLY a ply of depth (history_bonus) */
+enum { HISTORY_BONUS_OFFSET = 200 };
 /* A quiet move's order rises by this much when its piece leaves a square where a lesser piece
  * attacks it, and falls as much when it goes to one (Stockfish's threat-aware ordering): in a
  * cold one-shot call the histories are still nearly empty, and this orders the moves. */
 enum { THREAT_ESCAPE_BONUS = 10000 };
-/* Correction history: CORRECTION_SIZE entries a table (a power of two), in 1/CORRECTION_GRAIN
- * centipawns, within +-CORRECTION_MAX; a result moves its entry by depth + 1 (at most
- * CORRECTION_WEIGHT_MAX) parts in CORRECTION_WEIGHT_SCALE toward it. */
+/* The correction history (correction_entries, correction_update). */
 enum {
-    CORRECTION_SIZE = 16384, CORRECTION_GRAIN = 256, CORRECTION_MAX = 64 * CORRECTION_GRAIN,
-    CORRECTION_WEIGHT_SCALE = 256, CORRECTION_WEIGHT_MAX = 16
+    CORRECTION_SIZE = 16384,        /* the entries of each correction table (a power of two) */
+    CORRECTION_GRAIN = 256,         /* a correction entry counts in 1/CORRECTION_GRAIN centipawns */
+    CORRECTION_MAX = 64 * CORRECTION_GRAIN, /* a correction entry stays within +-CORRECTION_MAX */
+    CORRECTION_WEIGHT_SCALE = 256,  /* a search to depth moves a correction entry depth + 1 parts in this toward
+                                     * its result */
+    CORRECTION_WEIGHT_MAX = 16      /* the most parts in CORRECTION_WEIGHT_SCALE a result moves a correction entry */
 };
 enum { BENCH_HASH_MB = 16 };   /* the bench signature's table */
-/* Levels below LEVEL_MAX: LEVEL_LINES lines, a ply at least, and a choice
- * LEVEL_MARGIN_PER_LEVEL centipawns a level below LEVEL_MAX wide (level_limits) */
-enum { LEVEL_LINES = 4, LEVEL_MIN_DEPTH = 1, LEVEL_MARGIN_PER_LEVEL = 8 };
+/* A level below LEVEL_MAX (level_limits, level_choose). */
+enum {
+    LEVEL_LINES = 4,            /* a level searches this many lines (MultiPV) at least, to choose among */
+    LEVEL_MIN_DEPTH = 1,        /* a level's node limit stops no search before this depth is complete */
+    LEVEL_MARGIN_PER_LEVEL = 8  /* a level plays a line at most this many centipawns below the best for each
+                                 * level it is under LEVEL_MAX */
+};
 
 /* A table entry: its data packed in one word (TT_DATA_* below: the move in 16 bits, score,
  * static evaluation, depth, bound, age), and the position's key XOR that word. Threads or
@@ -66,7 +75,7 @@ typedef struct {
     int age;
 } TTData;
 
-enum { TT_BUCKET = 4 };
+enum { TT_BUCKET = 4 };   /* the entries of a bucket: 64 bytes, a cache line */
 typedef struct {
     TTEntry entry[TT_BUCKET];
 } TTBucket;
@@ -114,7 +123,7 @@ typedef int16_t PieceToHistory[PIECE_NB][64];
  * emptied (search_reset) or kept from an earlier one (a game's moves, a table file). A table
  * file keeps the fields before cont (HISTORY_FILE_SIZE bytes, a quarter of a megabyte): the
  * 2 MB of continuation history would cost a one-shot call more to copy in and out than it
- * brings (every page a page fault, about 10 ms each way at 0.1 s on our machines). */
+ * brings (docs/engine.md, "Measurements behind the constants"). */
 typedef struct {
     int16_t main[2][64][64];                 /* quiet moves by side, from and to */
     Move counter[PIECE_NB][64];              /* the counter-move to the move of piece p to t */
@@ -247,7 +256,7 @@ typedef struct {
     int ply;
     int pv_node, cut_node;
     int in_check;
-    int pieces;             /* the side to move has more than pawns: no zugzwang feared */
+    int has_non_pawn_piece; /* the side to move has a piece besides its pawns and king: no zugzwang feared */
     int improving;          /* the static evaluation is above ours two plies before */
     int eval;               /* the static evaluation, or the table's score where it bounds it better */
     int raw_eval;           /* the network's, as the table keeps it (0 in check) */
@@ -366,14 +375,20 @@ static void lmr_init(void);
 static int engine_ready;
 
 /* Fills the tables of the rules, the evaluation and the search, once, before any search and any
- * thread: nothing fills a table lazily, so a thread never finds one half made. */
-void engine_init(void)
+ * thread: nothing fills a table lazily, so a thread never finds one half made. The network's
+ * weights go to a huge page where the system gives one (table_memory). Returns 0 when memory
+ * is short. */
+int engine_init(void)
 {
+    void *weights;
     if (engine_ready)
-        return;
-    eval_init_in(table_memory(eval_weights_size())); /* a huge page where it can, else its own */
+        return 1;
+    if ((weights = table_memory(eval_weights_size())) == NULL)
+        return 0;
+    eval_init_in(weights);
     lmr_init();
     engine_ready = 1;
+    return 1;
 }
 
 /* Returns 1 if this build searches on several threads (HAVE_THREADS). */
@@ -425,13 +440,12 @@ static int running_tasks(void)
 /* The large regions (the transposition table, a table file's contents, the search's contexts
  * and the network's unpacked weights) go on huge pages where the system gives them (Linux's
  * transparent huge pages, asked for with madvise): every first touch of a 4 KB page is a page
- * fault, and on our virtual machines a fault costs about 15 us under load, so that reading a
- * 2.3 MB table file took 9.5 ms and a cold call's 2 MB table cost a quarter of its nodes; a 2
- * MB page is one fault. Measured at 0.1 s, two games at a time: 90,700 nodes a call against
- * 69,600 with 4 KB pages. A region from HUGE_PAGE_MIN bytes takes whole huge pages, the end of
- * its last one unused: the context (2.8 MB) and the weights (0.98 MB) were 520 faults of a cold
- * call's 690 (docs/figures.md). */
-enum { HUGE_PAGE = 2 << 20, HUGE_PAGE_MIN = HUGE_PAGE / 4 };
+ * fault, dear on a loaded virtual machine, where a 2 MB page is one fault (what it gained:
+ * docs/engine.md, "Measurements behind the constants"). */
+enum {
+    HUGE_PAGE = 2 << 20,            /* the size of a huge page */
+    HUGE_PAGE_MIN = HUGE_PAGE / 4   /* a region from this many bytes takes whole huge pages, the end of its last one unused */
+};
 
 #if HAVE_POSIX && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
 /* The length of a region of size bytes in whole huge pages. */
@@ -500,7 +514,7 @@ static void *helper_run(void *context)
  * many it has: 1 in a build without threads, fewer than count when memory runs short. */
 int search_threads(Search *s, int count)
 {
-    int want = !HAVE_THREADS || count < 1 ? 1 : count > THREADS_MAX ? THREADS_MAX : count;
+    int want = HAVE_THREADS ? int_clamp(count, 1, THREADS_MAX) : 1;
     while (s->threads.helper_count > want - 1)
         table_memory_free(s->threads.helpers[--s->threads.helper_count], sizeof(Search));
     if (want > 1 && !s->threads.helpers)
@@ -621,40 +635,37 @@ static void shared_set_bit(unsigned char *bits, size_t index) { SHARED_OR(&bits[
 
 /* ==================================================================== time */
 
-/* A one-shot call keeps back ONE_SHOT_RESERVE seconds plus ONE_SHOT_RESERVE_SHARE of its limit
- * for its caller's spawn, its own exit and the caller's notice of it, and searches at least
- * ONE_SHOT_MIN_SHARE of it. It also keeps back the longest stall it has seen (time waiting for
- * a processor), up to STALL_GUARD_MAX_SHARE of its budget: a stall as long may come after its
- * last look at the clock. While the machine is busy (another task running beside the search:
- * the caller's other games, a build) the caller itself is slower to start the call and to see
- * it end: at 0.1 s, two games at a time, the referee's wall time exceeded the call's own clock
- * by a median of 2.9 ms, 20 ms at the 99.9th percentile and up to 50 ms, in bursts, over 19,963
- * calls against Ethereal (docs/figures.md, 2026-11-28; 18 ms at most in 25,790 calls on an
- * earlier machine). No reserve covers every such pause: the call then keeps back BUSY_RESERVE
- * plus BUSY_RESERVE_SHARE instead, which would have left 2 of those calls over the limit where
- * 25 ms left 7 (docs/command-line.md, "Time"). The machine's load is looked at every LOAD_LOOK_INTERVAL
- * seconds from LOAD_LOOK_DELAY into the search (the caller that started the call is still
- * running at first). */
-static const double ONE_SHOT_RESERVE = 0.010, ONE_SHOT_RESERVE_SHARE = 0.02, ONE_SHOT_MIN_SHARE = 0.2;
-static const double BUSY_RESERVE = 0.030, BUSY_RESERVE_SHARE = 0.03;
-static const double LOAD_LOOK_DELAY = 0.002, LOAD_LOOK_INTERVAL = 0.002;
-/* Busy: another task seen at one look in BUSY_LOOK_ONE_IN or more. What shares the machine
- * for long is seen at nearly every look: at 0.1 s, two games at a time, 27,867 of 28,095
- * calls that looked saw it at nine looks in ten or more, the rest at four in ten or fewer. An idle
- * machine's short tasks were seen at up to four looks in ten by a call on two threads (both
- * cores taken, a task that wakes waits for one), which a quarter took for busy. */
+/* A one-shot call's reserves: what it keeps back of its limit for its caller's spawn, its own
+ * exit and the caller's notice of it, on an idle machine and on a busy one (another task beside
+ * the search: the caller's other games, a build), where the caller itself is slower; and the
+ * stall guard, the longest stall seen (time waiting for a processor), since one as long may come
+ * after the last look at the clock. How the values were set: docs/command-line.md, "Time". */
+static const double ONE_SHOT_RESERVE = 0.010;       /* seconds of a one-shot limit kept back on an idle machine */
+static const double ONE_SHOT_RESERVE_SHARE = 0.02;  /* the share of a one-shot limit kept back besides ONE_SHOT_RESERVE */
+static const double ONE_SHOT_MIN_SHARE = 0.2;       /* the share of a one-shot limit searched at least */
+static const double BUSY_RESERVE = 0.030;           /* seconds of a one-shot limit kept back on a busy machine */
+static const double BUSY_RESERVE_SHARE = 0.03;      /* the share of a one-shot limit kept back besides BUSY_RESERVE */
+/* seconds into the search of the first look at the machine's load (the caller that started the
+ * call is still running before it) */
+static const double LOAD_LOOK_DELAY = 0.002;
+static const double LOAD_LOOK_INTERVAL = 0.002;     /* seconds between two looks at the machine's load */
+/* the machine is busy when another task ran beside the search at one look in this many or more:
+ * what shares the machine for long is seen at nearly every look, an idle machine's short tasks at
+ * few (docs/engine.md, "Measurements behind the constants") */
 enum { BUSY_LOOK_ONE_IN = 2 };
+/* the stall guard is at most this share of the time from the search's start to its hard deadline */
 static const double STALL_GUARD_MAX_SHARE = 0.5;
-/* A real clock: the time left is spread over the moves to go (CLOCK_MOVES_TO_GO in sudden
- * death) plus CLOCK_INCREMENT_SHARE of the increment, the hard budget CLOCK_HARD_FACTOR times
- * that, neither above CLOCK_CAP_SHARE of what is left (CLOCK_LAST_MOVE_CAP_SHARE on the last
- * move before a new control). */
-enum { CLOCK_MOVES_TO_GO = 40, CLOCK_HARD_FACTOR = 4 };
-static const double CLOCK_INCREMENT_SHARE = 0.75, CLOCK_CAP_SHARE = 0.5, CLOCK_LAST_MOVE_CAP_SHARE = 0.9;
-/* The smallest time left that the split counts with, in seconds. */
-static const double CLOCK_MIN_LEFT = 0.001;
-/* The search checks the clock, its node limit and its caller's poll every POLL_NODES nodes
- * (a power of two). */
+/* A real clock's split (time_for_clock). */
+enum {
+    CLOCK_MOVES_TO_GO = 40,     /* a real clock's time left is spread over this many moves in sudden death */
+    CLOCK_HARD_FACTOR = 4       /* a real clock's hard budget is this many times its soft one, before the caps */
+};
+static const double CLOCK_INCREMENT_SHARE = 0.75;   /* the share of the increment a real clock's move adds to its budget */
+static const double CLOCK_CAP_SHARE = 0.5;          /* a real clock's budgets stay below this share of the time left */
+static const double CLOCK_LAST_MOVE_CAP_SHARE = 0.9; /* the same cap on the last move before a new time control */
+static const double CLOCK_MIN_LEFT = 0.001;         /* the least time left, in seconds, that the split counts with */
+/* the search looks at the clock, its node limit and its caller's poll every this many nodes (a
+ * power of two) */
 enum { POLL_NODES = 256 };
 
 /* The part of a one-shot limit the search may use on an idle machine: the rest covers
@@ -771,19 +782,24 @@ static int machine_busy(const Search *s)
 
 /* ===================================================== transposition table */
 
-/* Replacement: an entry counts TT_AGE_PLIES plies shallower for each search since it was
- * written (ages count modulo TT_AGE_MASK + 1); within a search, an inexact result does not
- * replace an entry more than TT_KEEP_DEPTH plies deeper. */
-enum { TT_AGE_PLIES = 8, TT_KEEP_DEPTH = 2, TT_AGE_MASK = 63 };
+/* Replacement (tt_store). */
+enum {
+    TT_AGE_PLIES = 8,   /* an entry counts this many plies shallower for each search since it was written */
+    TT_KEEP_DEPTH = 2,  /* within a search, an inexact result does not replace an entry more than this many plies deeper */
+    TT_AGE_MASK = 63    /* a search's age counts modulo TT_AGE_MASK + 1 (6 bits of an entry) */
+};
 /* An entry's data word: the move in 16 bits (from, to, kind, promotion less KNIGHT), score and
  * evaluation 16 bits each, depth 8, bound 2, age 6. */
 enum {
     TT_DATA_SCORE_SHIFT = 16, TT_DATA_EVAL_SHIFT = 32, TT_DATA_DEPTH_SHIFT = 48, TT_DATA_BOUND_SHIFT = 56,
     TT_DATA_AGE_SHIFT = 58, TT_MOVE_KIND_SHIFT = 12, TT_MOVE_PROMO_SHIFT = 14, TT_DEPTH_MAX = 255
 };
-/* A one-shot table: TT_MB_PER_SECOND megabytes per second of budget (two entries per node at
- * 1.2 M nodes/s), from TT_MIN_MB to TT_MAX_MB. */
-enum { TT_MB_PER_SECOND = 40, TT_MIN_MB = 1, TT_MAX_MB = 64 };
+/* A one-shot call's table (tt_megabytes_for). */
+enum {
+    TT_MB_PER_SECOND = 40,  /* a one-shot table's megabytes a second of budget: two entries a node at 1.2 M nodes/s */
+    TT_MIN_MB = 1,          /* a one-shot table's least size, in megabytes */
+    TT_MAX_MB = 64          /* a one-shot table's largest size, in megabytes */
+};
 
 /* Allocates an empty table of at most megabytes (a power of two of buckets), smaller when
  * memory is short, none at worst. */
@@ -801,9 +817,9 @@ static void tt_init(TransTable *tt, size_t megabytes)
     tt->age = 0;
 }
 
-/* The table a search of budget seconds fills: about 40 MB per second (two entries per
- * node at 1.2 M nodes/s). A larger one only costs time, since each first touch of one of
- * its pages is a page fault (about 9 us on our machines, a quarter of a 0.1 s move at 8 MB). */
+/* The table a search of budget seconds fills (TT_MB_PER_SECOND). A larger one only costs time,
+ * since each first touch of one of its pages is a page fault (docs/engine.md, "Measurements
+ * behind the constants"). */
 static size_t tt_megabytes_for(double budget)
 {
     double megabytes = budget * TT_MB_PER_SECOND;
@@ -951,7 +967,7 @@ static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eva
     d.move = move;
     d.score = score_to_tt(score, ply);
     d.eval = eval;
-    d.depth = depth < TT_DEPTH_MAX ? depth : TT_DEPTH_MAX;
+    d.depth = int_min(depth, TT_DEPTH_MAX);
     d.bound = bound;
     d.age = tt->age;
     data = tt_pack(&d);
@@ -1155,7 +1171,7 @@ static void clamp_values(int16_t *values, size_t count, int limit)
 {
     size_t i;
     for (i = 0; i < count; i++)
-        values[i] = (int16_t)(values[i] > limit ? limit : values[i] < -limit ? -limit : values[i]);
+        values[i] = (int16_t)int_clamp(values[i], -limit, limit);
 }
 
 /* ========================================================== entry points */
@@ -1186,24 +1202,6 @@ Move search_one_shot(Search *s, const Board *board, const Move *moves, int count
     if (!s->tt.external)
         search_set_table(s, tt_megabytes_for(budget));
     run(s, board, keys, key_count, moves, count, &one_shot, 1, busy_cut_for(seconds));
-    return s->best_move;
-}
-
-/* Searches every legal move of board (one at least) in s within limits as the UCI engine does
- * in a game, so that a fixed-node match against our own UCI build is between equals: a table
- * of the UCI default size and the history kept from move to move and cleared when new_game is
- * set, keys being the game's positions so far. Returns the move; its score (side to move's
- * view) is search_best_score and the depth completed search_completed_depth (0: no score). */
-Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
-                      int new_game)
-{
-    Limits game = *limits;
-    if (s->tt.megabytes != HASH_DEFAULT_MB)
-        search_set_table(s, HASH_DEFAULT_MB);
-    if (new_game)
-        search_new_game(s);
-    game.keep_history = 1;
-    run(s, board, keys, key_count, NULL, 0, &game, 0, 0);
     return s->best_move;
 }
 
@@ -1281,11 +1279,10 @@ static void level_limits(Search *s)
     uint64_t nodes;
     if (!limits->level_set || limits->level >= LEVEL_MAX)
         return;
-    nodes = (uint64_t)LEVEL_NODES[limits->level < 0 ? 0 : limits->level];
+    nodes = (uint64_t)LEVEL_NODES[int_max(limits->level, 0)];
     if (!limits->node_limit || limits->node_limit > nodes)
         limits->node_limit = nodes;
-    if (limits->multipv < LEVEL_LINES)
-        limits->multipv = LEVEL_LINES;
+    limits->multipv = int_max(limits->multipv, LEVEL_LINES);
     s->min_depth = LEVEL_MIN_DEPTH;
 }
 
@@ -1305,7 +1302,7 @@ static void level_choose(Search *s)
     if (s->line_count < 2 || score_is_mate(best))
         return;
     if (!s->random_state)
-        s->random_state = (uint64_t)(clock_now() * 1e9) ^ (uint64_t)(uintptr_t)s;
+        s->random_state = random_seed((uint64_t)(clock_now() * 1e9) ^ (uint64_t)(uintptr_t)s);
     for (i = 0; i < s->line_count && best - lines[i].score <= margin && lines[i].score > -SCORE_MATE_BOUND; i++)
         total += margin - (best - lines[i].score) + 1;
     pick = (int)(random_next(&s->random_state) % (uint64_t)total);
@@ -1315,66 +1312,30 @@ static void level_choose(Search *s)
     s->best_score = lines[i].score;
 }
 
-/* ================================================================== search */
-/* The search's margins, scores in centipawns and depths in plies. Their shapes follow
- * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. Those
- * written P_* below are search parameters, in search_params. */
-enum {
-    ASPIRATION_DEPTH = 5,       /* aspiration windows from this depth on, P_ASPIRATION_DELTA wide */
-    HINDSIGHT_MARGIN = 60,      /* a reduced move that cost its side more than this is reduced a ply more (hindsight_depth_change) */
-    RFP_DEPTH = 8,              /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
-    RAZOR_DEPTH = 2,            /* razoring up to this depth (P_RAZOR_MARGIN) */
-    NMP_DEPTH = 3,              /* null move pruning from this depth on, reducing by NMP_REDUCTION */
-    NMP_REDUCTION = 3,          /* plies, plus one every NMP_DEPTH_DIVISOR plies of depth, */
-    NMP_DEPTH_DIVISOR = 4,
-    NMP_EVAL_MAX = 3,           /* plus one for every P_NMP_EVAL_DIVISOR the evaluation beats beta by, at most this */
-    IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
-    LMP_DEPTH = 8,              /* late move pruning up to this depth: quiet moves after */
-    LMP_BASE = 3,               /* (LMP_BASE + depth^2) / 2 of them (twice as many when improving) */
-    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth (P_FUTILITY_*) */
-    SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
-    SEE_QUIET_DEPTH = 8,        /* quiet moves pruned up to this depth (P_SEE_QUIET_PER_PLY) */
-    SE_DEPTH = 6,               /* singular extensions from this depth on, of a hash move stored */
-    SE_TT_DEPTH_SLACK = 3,      /* at most this many plies shallower, when the other moves searched */
-    SE_MARGIN_PER_PLY = 2,      /* to half the depth stay this much a ply below its score; */
-    SE_DOUBLE_MARGIN = 20,      /* twice, when this much further below (outside PV nodes), */
-    SE_DOUBLE_MAX = 6,          /* at most this many times on a path */
-    PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on, */
-    PRIOR_BONUS_MARGIN = 62,    /* or where it fell this much a ply below alpha */
-    LMR_DEPTH = 3,              /* late move reductions from this depth on: of quiet moves, and outside
-                                 * PV nodes of noisy moves that lose material (PICK_BAD_NOISY) */
-    LMR_DEEPER_MARGIN = 64,     /* a reduced search that beats alpha by this much, plus this */
-    LMR_DEEPER_PER_PLY = 11,    /* much a ply of its reduction, is searched again a ply deeper */
-    ROOT_LMR_DEPTH = 3,         /* at the root from this depth on, quiet moves after the first */
-    ROOT_LMR_MOVES = 4,         /* ROOT_LMR_MOVES are searched a ply shallower first */
-    MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
-    MVV_LVA_SCALE = 16,         /* captures order by the victim's value times this, less the attacker's type, */
-    CAPTURE_HISTORY_DIVISOR = 8, /* plus their capture history divided by this */
-    LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
-    LMR_UNIT = 1024             /* a reduction is summed in 1/LMR_UNIT plies, then rounded down */
-};
+/* ======================================================= search parameters */
 
 /* The search parameters: margins that a command line may set (--param NAME=VALUE, through
  * search_param_set) and tools/spsa.mjs tunes, each with the range it may take and its tuning
  * step (how far SPSA moves it either way to compare). Six of the values are SPSA's for the cold
- * one-shot call, confirmed by a fixed-node match (docs/tuning.md, 2026-11-26): the aspiration
- * window, razoring, both futility margins, the quiet moves' SEE margin and delta pruning. */
+ * one-shot call, confirmed by a fixed-node match (docs/tuning.md): the aspiration window,
+ * razoring, both futility margins, the quiet moves' SEE margin and delta pruning. */
 enum {
     P_ASPIRATION_DELTA,     /* an aspiration window this far either side of the last score, widened by half on a fail */
     P_RFP_MARGIN,           /* reverse futility: the evaluation beats beta by this much a ply (a ply fewer when improving) */
     P_RAZOR_MARGIN,         /* razoring: the evaluation stays this much a ply below alpha */
     P_NMP_EVAL_DIVISOR,     /* the null move reduces a ply more for every this much the evaluation beats beta by */
-    P_FUTILITY_MARGIN,      /* futility: eval + P_FUTILITY_MARGIN + P_FUTILITY_PER_PLY * depth cannot reach alpha */
-    P_FUTILITY_PER_PLY,
+    P_FUTILITY_MARGIN,      /* futility: a quiet move is pruned when the evaluation plus this, plus
+                             * P_FUTILITY_PER_PLY a ply of depth, is at most alpha */
+    P_FUTILITY_PER_PLY,     /* futility: the margin's growth a ply of depth, beyond P_FUTILITY_MARGIN */
     P_SEE_PRUNE_PER_PLY,    /* a losing capture pruned when it loses more than this a ply (static exchange) */
     P_SEE_QUIET_PER_PLY,    /* a quiet move pruned when it loses more than this a ply (the piece is left to be
                              * taken), while the opponent has a piece: against a lone king or pawns every move
                              * is searched (K+B+N against K needs them) */
-    P_LMR_BASE,             /* the late move reduction of move m at depth d: (P_LMR_BASE + 100 ln(d) ln(m) */
-    P_LMR_DIVISOR,          /* / (P_LMR_DIVISOR / 100)) / 100 plies (the Stockfish shape) */
-    P_LMR_HISTORY_DIVISOR,  /* a ply less for every this much history (more when it is negative) */
-    P_HISTORY_BONUS_PER_PLY, /* a cut-off changes a history by this much a ply of depth, less */
-    P_HISTORY_BONUS_MAX,    /* HISTORY_BONUS_OFFSET, at most this */
+    P_LMR_BASE,             /* the reduction table's constant term, in hundredths of a ply (lmr_init) */
+    P_LMR_DIVISOR,          /* the reduction table divides ln(depth) ln(move number) by this, in hundredths (lmr_init) */
+    P_LMR_HISTORY_DIVISOR,  /* a late move is reduced a ply less for every this much history (more when it is negative) */
+    P_HISTORY_BONUS_PER_PLY, /* a cut-off's history bonus grows by this a ply of depth (history_bonus) */
+    P_HISTORY_BONUS_MAX,    /* the largest history bonus of a cut-off (history_bonus) */
     P_DELTA_MARGIN,         /* the quiescence search skips a capture that, even this much ahead, stays below alpha */
     SEARCH_PARAM_NB
 };
@@ -1403,13 +1364,92 @@ static inline int param(int id)
     return search_params[id].value;
 }
 
+/* Returns the i-th search parameter (from 0), or NULL past the last. */
+const SearchParam *search_param_at(int i)
+{
+    return i >= 0 && i < SEARCH_PARAM_NB ? &search_params[i] : NULL;
+}
+
+/* Sets the search parameter called name to value (the reduction table made again when it
+ * depends on it); returns PARAM_SET, PARAM_UNKNOWN or PARAM_OUT_OF_RANGE. */
+int search_param_set(const char *name, int value)
+{
+    int i;
+    for (i = 0; i < SEARCH_PARAM_NB && strcmp(search_params[i].name, name) != 0; i++)
+        ;
+    if (i == SEARCH_PARAM_NB)
+        return PARAM_UNKNOWN;
+    if (value < search_params[i].min || value > search_params[i].max)
+        return PARAM_OUT_OF_RANGE;
+    search_params[i].value = value;
+    if (i == P_LMR_BASE || i == P_LMR_DIVISOR)
+        lmr_init();
+    return PARAM_SET;
+}
+
+/* ================================================================== search */
+/* The search's margins, scores in centipawns and depths in plies. Their shapes follow
+ * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. Those
+ * written P_* are search parameters (search_params, above). */
+enum {
+    ASPIRATION_DEPTH = 5,       /* aspiration windows (P_ASPIRATION_DELTA wide) from this depth on */
+    HINDSIGHT_MARGIN = 60,      /* a node reduced 2 plies or more whose move cost its side more than this is searched
+                                 * a ply shallower (hindsight_depth_change) */
+    RFP_DEPTH = 8,              /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
+    RAZOR_DEPTH = 2,            /* razoring up to this depth (P_RAZOR_MARGIN) */
+    NMP_DEPTH = 3,              /* null move pruning from this depth on */
+    NMP_REDUCTION = 3,          /* the null move's reduction in plies, before depth and evaluation add to it */
+    NMP_DEPTH_DIVISOR = 4,      /* the null move reduces a ply more for every this many plies of depth */
+    NMP_EVAL_MAX = 3,           /* the most plies the evaluation's lead over beta adds to the null move's reduction */
+    IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
+    LMP_DEPTH = 8,              /* late move pruning of quiet moves up to this depth */
+    LMP_BASE = 3,               /* late move pruning keeps (LMP_BASE + depth^2) / 2 quiet moves (twice as many when
+                                 * improving) */
+    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth (P_FUTILITY_*) */
+    SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
+    SEE_QUIET_DEPTH = 8,        /* quiet moves that lose material pruned up to this depth (P_SEE_QUIET_PER_PLY) */
+    SE_DEPTH = 6,               /* singular extensions from this depth on */
+    SE_TT_DEPTH_SLACK = 3,      /* a singular extension's hash entry is at most this many plies shallower than the node */
+    SE_MARGIN_PER_PLY = 2,      /* a hash move is singular when the other moves, searched to half the depth, stay
+                                 * this much a ply of depth below its score */
+    SE_DOUBLE_MARGIN = 20,      /* a singular move is extended twice (outside PV nodes) when the other moves stay
+                                 * this much further below */
+    SE_DOUBLE_MAX = 6,          /* at most this many double extensions on a path */
+    PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on (at any depth at a PV node) */
+    PRIOR_BONUS_MARGIN = 62,    /* a fail low more than this a ply of depth below alpha rewards the quiet move into
+                                 * it at any depth, and twice */
+    LMR_DEPTH = 3,              /* late move reductions from this depth on: of quiet moves, and outside
+                                 * PV nodes of noisy moves that lose material (PICK_BAD_NOISY) */
+    LMR_DEEPER_MARGIN = 64,     /* a reduced search that beats alpha by more than this, plus LMR_DEEPER_PER_PLY a
+                                 * ply of its reduction, is searched again a ply deeper */
+    LMR_DEEPER_PER_PLY = 11,    /* the margin a reduced search beats alpha by to go a ply deeper grows by this a ply of
+                                 * its reduction (LMR_DEEPER_MARGIN) */
+    ROOT_LMR_DEPTH = 3,         /* at the root, late quiet moves are searched a ply shallower first from this depth on */
+    ROOT_LMR_MOVES = 4,         /* at the root, the first this many moves of a line are searched at full depth */
+    MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
+    MVV_LVA_SCALE = 16,         /* a capture's order: its victim's value times this, less its attacker's type */
+    CAPTURE_HISTORY_DIVISOR = 8, /* a capture's order adds its capture history divided by this */
+    LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
+    LMR_UNIT = 1024             /* a reduction is summed in 1/LMR_UNIT plies, then rounded down */
+};
+
 static int reductions[LMR_TABLE][LMR_TABLE]; /* in 1/LMR_UNIT plies */
 
-/* The move picker's stages, in order (a node in check, and the quiescence search, use
- * STAGE_LIST alone). */
+/* The move picker's stages, in order: a STAGE_GENERATE_* stage generates and scores a kind of
+ * move, the stage after it picks them. A node in check goes from the hash move to its evasions;
+ * the quiescence search hands its whole list to STAGE_LIST. */
 enum {
-    STAGE_TT, STAGE_NOISY, STAGE_GOOD_NOISY, STAGE_KILLER, STAGE_COUNTER, STAGE_QUIETS, STAGE_QUIET, STAGE_BAD_NOISY,
-    STAGE_EVASIONS, STAGE_LIST, STAGE_DONE
+    STAGE_TT,                   /* the hash move, before any move is generated */
+    STAGE_GENERATE_NOISY,       /* captures and promotions: those that keep their material for now, the rest for later */
+    STAGE_GOOD_NOISY,           /* the captures and promotions that keep their material, best first */
+    STAGE_KILLERS,              /* the two killers, each if quiet and legal here */
+    STAGE_COUNTER,              /* the counter-move, if quiet, legal here and not a killer */
+    STAGE_GENERATE_QUIET,       /* the other quiet moves, sorted by their histories */
+    STAGE_QUIET,                /* those quiet moves, in order */
+    STAGE_BAD_NOISY,            /* the losing captures and the under-promotions, best first */
+    STAGE_GENERATE_EVASIONS,    /* in check: every move, scored as a whole list (STAGE_LIST) */
+    STAGE_LIST,                 /* a whole list scored at once, best first */
+    STAGE_DONE
 };
 /* Within a whole list (STAGE_LIST), the kinds in their order: the hash move, good noisy moves,
  * the killers, the counter-move, quiet moves by history, losing noisy moves. */
@@ -1430,7 +1470,7 @@ static void iterate(Search *s)
 {
     int depth, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH, line, lines;
     Ply *root = ply_at(s, 0);
-    lines = s->limits.multipv > 1 ? (s->limits.multipv < s->root_count ? s->limits.multipv : s->root_count) : 1;
+    lines = int_clamp(s->limits.multipv, 1, s->root_count);
     s->best_move = s->root_moves[0];
     root->static_eval = root->in_check ? -SCORE_INF : evaluate(s, 0);
     s->line_count = 0;
@@ -1465,8 +1505,8 @@ static int search_line(Search *s, int line, int depth)
     int last = s->line_count > line ? s->lines[line].score : 0;
     int delta = param(P_ASPIRATION_DELTA), alpha = -SCORE_INF, beta = SCORE_INF;
     if (depth >= ASPIRATION_DEPTH) {
-        alpha = last - delta > -SCORE_INF ? last - delta : -SCORE_INF;
-        beta = last + delta < SCORE_INF ? last + delta : SCORE_INF;
+        alpha = int_max(last - delta, -SCORE_INF);
+        beta = int_min(last + delta, SCORE_INF);
     }
     s->report_line = line;
     for (;;) {
@@ -1479,11 +1519,11 @@ static int search_line(Search *s, int line, int depth)
             s->lines[line].bound = BOUND_UPPER;
             report_iteration(s, depth, result, BOUND_UPPER);
             beta = (alpha + beta) / 2;
-            alpha = result - delta > -SCORE_INF ? result - delta : -SCORE_INF;
+            alpha = int_max(result - delta, -SCORE_INF);
         } else if (result >= beta) {
             note_line(s, line, result, BOUND_LOWER);
             report_iteration(s, depth, result, BOUND_LOWER);
-            beta = result + delta < SCORE_INF ? result + delta : SCORE_INF;
+            beta = int_min(result + delta, SCORE_INF);
         } else {
             note_line(s, line, result, BOUND_EXACT);
             return result;
@@ -1638,10 +1678,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         return SCORE_DRAW;
     if (ply >= MAX_PLY)
         return evaluate(s, ply);
-    if (alpha < -SCORE_MATE + ply)
-        alpha = -SCORE_MATE + ply;
-    if (beta > SCORE_MATE - ply - 1)
-        beta = SCORE_MATE - ply - 1;
+    alpha = int_max(alpha, -SCORE_MATE + ply);
+    beta = int_min(beta, SCORE_MATE - ply - 1);
     if (alpha >= beta)
         return alpha;
 
@@ -1663,7 +1701,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         n.eval = n.tt_score;
     n.improving = !n.in_check && here->static_eval > ply_at(s, ply - 2)->static_eval;
     depth += hindsight_depth_change(s, &n, depth);
-    n.pieces = board_has_pieces(b, b->side);
+    n.has_non_pawn_piece = board_has_pieces(b, b->side);
     n.cs_ready = 0;
 
     /* Steps 5 and 6. Reverse futility pruning, razoring, null move pruning. */
@@ -1688,7 +1726,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
         /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
          * never checks. */
-        if (best > -SCORE_MATE_BOUND && !n.in_check && n.pieces
+        if (best > -SCORE_MATE_BOUND && !n.in_check && n.has_non_pawn_piece
             && prunes_move(&n, b, m, quiet, mp.kind, quiet_count, depth, alpha) && !move_gives_check(b, &n, m))
             continue;
 
@@ -1857,10 +1895,9 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
     }
 
     /* Step 6. Null move pruning, not in pawn endings (zugzwang), nor twice in a row. */
-    if (depth >= NMP_DEPTH && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->pieces) {
+    if (depth >= NMP_DEPTH && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->has_non_pawn_piece) {
         Undo u;
-        int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR
-                + ((n->eval - beta) / param(P_NMP_EVAL_DIVISOR) < NMP_EVAL_MAX ? (n->eval - beta) / param(P_NMP_EVAL_DIVISOR) : NMP_EVAL_MAX);
+        int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR + int_min((n->eval - beta) / param(P_NMP_EVAL_DIVISOR), NMP_EVAL_MAX);
         push_move(s, MOVE_NONE, &u, n->ply);
         *score = -search(s, -beta, -beta + 1, depth - r, n->ply + 1, !n->cut_node);
         pop_move(s, MOVE_NONE, &u);
@@ -1938,14 +1975,11 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, i
  * rounded down, from 0 to new_depth - 1. */
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth)
 {
-    int r = reductions[depth < LMR_TABLE ? depth : LMR_TABLE - 1][moves_tried < LMR_TABLE ? moves_tried : LMR_TABLE - 1];
+    int r = reductions[int_min(depth, LMR_TABLE - 1)][int_min(moves_tried, LMR_TABLE - 1)];
     r += LMR_UNIT * (!n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
     if (mp->kind == PICK_QUIET)
         r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 3 * HISTORY_MAX + THREAT_ESCAPE_BONUS */
-    r /= LMR_UNIT;
-    if (r < 0)
-        r = 0;
-    return r > new_depth - 1 ? new_depth - 1 : r;
+    return int_min(int_max(r / LMR_UNIT, 0), new_depth - 1);
 }
 
 /* Takes the score of move m at a node: the best score rises to it, and when it beats alpha, so
@@ -1970,7 +2004,7 @@ static void update_pv(Search *s, int ply, Move m)
     pv->moves[ply][ply] = m;
     for (i = ply + 1; i < pv->length[ply + 1]; i++)
         pv->moves[ply][i] = pv->moves[ply + 1][i];
-    pv->length[ply] = pv->length[ply + 1] > ply + 1 ? pv->length[ply + 1] : ply + 1;
+    pv->length[ply] = int_max(pv->length[ply + 1], ply + 1);
 }
 
 /* The quiescence search at ply: the static evaluation (stand pat) against captures and
@@ -2119,8 +2153,7 @@ static int16_t *capture_history_at(Search *s, Move m)
  * cut-offs are mostly shallow, and a bonus by depth^2 left them next to nothing). */
 static int history_bonus(int depth)
 {
-    int bonus = param(P_HISTORY_BONUS_PER_PLY) * depth - HISTORY_BONUS_OFFSET;
-    return bonus > param(P_HISTORY_BONUS_MAX) ? param(P_HISTORY_BONUS_MAX) : bonus;
+    return int_min(param(P_HISTORY_BONUS_PER_PLY) * depth - HISTORY_BONUS_OFFSET, param(P_HISTORY_BONUS_MAX));
 }
 
 /* The continuation history row of the move made `back` plies before ply (1: the move into
@@ -2201,18 +2234,16 @@ static void correction_entries(Search *s, int16_t *entry[3])
  * (correction_entries): the pawn structure's and each colour's other pieces' (half weight each). */
 static int corrected_eval(int16_t *const entry[3], int raw)
 {
-    int eval;
     if (!entry[0])
         return raw;
-    eval = raw + (*entry[0] + (*entry[1] + *entry[2]) / 2) / CORRECTION_GRAIN;
-    return eval > EVAL_LIMIT ? EVAL_LIMIT : eval < -EVAL_LIMIT ? -EVAL_LIMIT : eval;
+    return int_clamp(raw + (*entry[0] + (*entry[1] + *entry[2]) / 2) / CORRECTION_GRAIN, -EVAL_LIMIT, EVAL_LIMIT);
 }
 
 /* After a search to depth found diff more than the corrected static evaluation: each of the
  * position's correction entries (correction_entries) moves toward it. */
 static void correction_update(int16_t *const entry[3], int depth, int diff)
 {
-    int weight = depth + 1 < CORRECTION_WEIGHT_MAX ? depth + 1 : CORRECTION_WEIGHT_MAX, i;
+    int weight = int_min(depth + 1, CORRECTION_WEIGHT_MAX), i;
     if (!entry[0])
         return;
     for (i = 0; i < 3; i++)
@@ -2222,9 +2253,9 @@ static void correction_update(int16_t *const entry[3], int depth, int diff)
 /* Moves a correction entry weight parts in CORRECTION_WEIGHT_SCALE toward diff centipawns. */
 static void correction_entry_update(int16_t *e, int diff, int weight)
 {
-    int target = diff * CORRECTION_GRAIN, value;
-    value = (*e * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE;
-    *e = (int16_t)(value > CORRECTION_MAX ? CORRECTION_MAX : value < -CORRECTION_MAX ? -CORRECTION_MAX : value);
+    int target = diff * CORRECTION_GRAIN;
+    int value = (*e * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE;
+    *e = (int16_t)int_clamp(value, -CORRECTION_MAX, CORRECTION_MAX);
 }
 
 /* Makes m (MOVE_NONE: the null move) at ply: the board, the path's moves and keys, what it
@@ -2271,7 +2302,7 @@ static void pop_move(Search *s, Move m, const Undo *u)
 static void picker_start(Search *s, MovePicker *mp, Move tt_move, int ply)
 {
     const Ply *here = ply_at(s, ply), *before = ply_at(s, ply - 1);
-    int after_tt = here->in_check ? STAGE_EVASIONS : STAGE_NOISY;
+    int after_tt = here->in_check ? STAGE_GENERATE_EVASIONS : STAGE_GENERATE_NOISY;
     mp->ply = ply;
     mp->tt_move = tt_move;
     mp->killers[0] = here->killers[0];
@@ -2301,19 +2332,19 @@ static Move picker_next(Search *s, MovePicker *mp)
     for (;;) {
         switch (mp->stage) {
         case STAGE_TT:
-            mp->stage = ply_at(s, mp->ply)->in_check ? STAGE_EVASIONS : STAGE_NOISY;
+            mp->stage = ply_at(s, mp->ply)->in_check ? STAGE_GENERATE_EVASIONS : STAGE_GENERATE_NOISY;
             return picked(mp, mp->tt_move, PICK_TT, 0);
-        case STAGE_NOISY:
-        case STAGE_QUIETS:
-        case STAGE_EVASIONS:
+        case STAGE_GENERATE_NOISY:
+        case STAGE_GENERATE_QUIET:
+        case STAGE_GENERATE_EVASIONS:
             generate(s, mp);
             break;
         case STAGE_GOOD_NOISY:
             if (mp->next < mp->end)
                 return pick_best(mp);
-            mp->stage = STAGE_KILLER;
+            mp->stage = STAGE_KILLERS;
             break;
-        case STAGE_KILLER:
+        case STAGE_KILLERS:
             while (mp->killer < 2) {
                 Move m = mp->killers[mp->killer++];
                 if (quiet_candidate(mp, b, m))
@@ -2322,7 +2353,7 @@ static Move picker_next(Search *s, MovePicker *mp)
             mp->stage = STAGE_COUNTER;
             break;
         case STAGE_COUNTER:
-            mp->stage = STAGE_QUIETS;
+            mp->stage = STAGE_GENERATE_QUIET;
             if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1] && quiet_candidate(mp, b, mp->counter))
                 return picked(mp, mp->counter, PICK_COUNTER, 0);
             break;
@@ -2352,9 +2383,10 @@ static Move picker_next(Search *s, MovePicker *mp)
 static void generate(Search *s, MovePicker *mp)
 {
     MoveList list;
-    gen_legal(&s->board, &list, mp->stage == STAGE_NOISY ? GEN_NOISY : mp->stage == STAGE_QUIETS ? GEN_QUIET : GEN_ALL);
+    int noisy = mp->stage == STAGE_GENERATE_NOISY, quiet = mp->stage == STAGE_GENERATE_QUIET;
+    gen_legal(&s->board, &list, noisy ? GEN_NOISY : quiet ? GEN_QUIET : GEN_ALL);
     score_moves(s, mp, &list);
-    mp->stage = mp->stage == STAGE_NOISY ? STAGE_GOOD_NOISY : mp->stage == STAGE_QUIETS ? STAGE_QUIET : STAGE_LIST;
+    mp->stage = noisy ? STAGE_GOOD_NOISY : quiet ? STAGE_QUIET : STAGE_LIST;
 }
 
 /* Returns m as the move picked, of this kind and score. */
@@ -2394,18 +2426,18 @@ static void score_moves(Search *s, MovePicker *mp, const MoveList *list)
     QuietHistories h;
     int i;
     quiet_histories(s, mp->ply, &h);
-    if (mp->stage != STAGE_NOISY && has_quiet_move(&s->board, list))
+    if (mp->stage != STAGE_GENERATE_NOISY && has_quiet_move(&s->board, list))
         find_threats(&s->board, &h);
     mp->next = mp->end = 0;
     for (i = 0; i < list->count; i++) {
-        if (mp->stage == STAGE_NOISY)
+        if (mp->stage == STAGE_GENERATE_NOISY)
             add_noisy(s, mp, list->moves[i]);
-        else if (mp->stage == STAGE_QUIETS)
+        else if (mp->stage == STAGE_GENERATE_QUIET)
             add_quiet(mp, &s->board, &h, list->moves[i]);
         else
             add_listed(s, mp, &h, list->moves[i]);
     }
-    if (mp->stage == STAGE_QUIETS)
+    if (mp->stage == STAGE_GENERATE_QUIET)
         sort_moves(mp->moves, mp->end);
 }
 
@@ -2603,16 +2635,6 @@ static int see_ge(const Board *b, Move m, int threshold)
 
 /* ================================================================= numbers */
 
-/* The next number of the generator whose state is *state: SplitMix64 (Sebastiano Vigna,
- * prng.di.unimi.it), any seed being good. */
-uint64_t random_next(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 /* Natural logarithm without libm: for the reduction table, and the match's Elo and SPRT. */
 double ln(double x)
 {
@@ -2632,8 +2654,8 @@ double ln(double x)
     return 2 * sum + k * 0.69314718055994531;
 }
 
-/* Late move reductions grow with log(depth) * log(move number) (the Stockfish shape; P_LMR_BASE and
- * P_LMR_DIVISOR in hundredths). */
+/* Fills the reduction table: the late move reduction of move number m at depth d is
+ * P_LMR_BASE / 100 + ln(d) ln(m) / (P_LMR_DIVISOR / 100) plies (the Stockfish shape). */
 static void lmr_init(void)
 {
     double base = param(P_LMR_BASE) / 100.0, divisor = param(P_LMR_DIVISOR) / 100.0;
@@ -2641,28 +2663,6 @@ static void lmr_init(void)
     for (d = 1; d < LMR_TABLE; d++)
         for (m = 1; m < LMR_TABLE; m++)
             reductions[d][m] = (int)(LMR_UNIT * (base + ln(d) * ln(m) / divisor));
-}
-
-/* ======================================================= search parameters */
-
-const SearchParam *search_param_at(int i)
-{
-    return i >= 0 && i < SEARCH_PARAM_NB ? &search_params[i] : NULL;
-}
-
-int search_param_set(const char *name, int value)
-{
-    int i;
-    for (i = 0; i < SEARCH_PARAM_NB && strcmp(search_params[i].name, name) != 0; i++)
-        ;
-    if (i == SEARCH_PARAM_NB)
-        return PARAM_UNKNOWN;
-    if (value < search_params[i].min || value > search_params[i].max)
-        return PARAM_OUT_OF_RANGE;
-    search_params[i].value = value;
-    if (i == P_LMR_BASE || i == P_LMR_DIVISOR)
-        lmr_init();
-    return PARAM_SET;
 }
 
 /* =================================================================== bench */

@@ -15,13 +15,15 @@
 #define S(mg, eg) ((int)((unsigned)(eg) * 0x10000u + (unsigned)(mg)))
 
 #include "tables/hce.h"
-#define NNUE_TABLE_WEIGHTS
 #include "tables/nnue.h"
 
-/* The network's table and extra.h must agree, and a half of the output layer must sum in 32
- * bits (extra.h): a compile error here means they do not. */
+/* The network's shape, its weights and extra.h must agree, and a half of the output layer must
+ * sum in 32 bits (extra.h): a compile error here means they do not. */
 typedef char network_matches_layout[NNUE_TABLE_BUCKETS == NNUE_BUCKETS && NNUE_HIDDEN % 16 == 0
                                     && NNUE_HIDDEN <= NNUE_HIDDEN_MAX ? 1 : -1];
+typedef char weights_match_shape[sizeof NNUE_HIDDEN_LOW == (size_t)NNUE_INPUTS * NNUE_HIDDEN
+                                 && sizeof NNUE_HIDDEN_BIASES == sizeof(int16_t) * NNUE_HIDDEN
+                                 && sizeof NNUE_OUTPUT_BIASES == sizeof(int32_t) * NNUE_BUCKETS ? 1 : -1];
 typedef char output_half_fits[(long long)NNUE_HIDDEN_MAX * ((NNUE_QA * NNUE_QA) >> NNUE_SQUARE_SHIFT) * 2 * NNUE_QB
                               < (1LL << 31) ? 1 : -1];
 
@@ -174,10 +176,9 @@ static uint64_t adjacent_files[8];
 static uint64_t front_span[2][64];     /* squares ahead on the same file */
 static uint64_t passed_span[2][64];    /* squares ahead on the same and adjacent files */
 static int ready;
-/* The network's hidden weights [input][hidden], unpacked from the table by eval_init: into
- * memory its caller gives (eval_init_in), or into the evaluation's own array. */
-static int16_t hidden_store[NNUE_INPUTS * NNUE_HIDDEN];
-static int16_t *hidden_weights = hidden_store;
+/* The network's hidden weights [input][hidden], unpacked from the table by eval_init_in into
+ * memory its caller gives (the engine's huge page) or eval_init's own. */
+static int16_t *hidden_weights;
 
 static const char *const TERM_NAMES[TERM_NB] = {
     "material", "mobility", "pawns", "passed pawns", "king safety", "pieces", "threats", "mating", "tempo"
@@ -195,8 +196,7 @@ static inline int manhattan(int a, int b)
 
 static inline int distance(int a, int b)
 {
-    int df = abs(square_file(a) - square_file(b)), dr = abs(square_rank(a) - square_rank(b));
-    return df > dr ? df : dr;
+    return int_max(abs(square_file(a) - square_file(b)), abs(square_rank(a) - square_rank(b)));
 }
 
 /* Notes for the tuner that weight counts `count` times for color. */
@@ -237,7 +237,8 @@ static int pst_weight(int color, int type, int sq)
 /* Fills hidden_weights from the table's packed form (tools/train.c, write_hidden_packed):
  * each weight's zigzagged value (0, -1, 1, -2, ... as 0, 1, 2, 3, ...) has its low 8 bits in
  * NNUE_HIDDEN_LOW and, when its bit in NNUE_HIDDEN_MAP is set, 4 more in NNUE_HIDDEN_HIGH,
- * two to a byte. Without branches on the data (0.45 ms for 512 hidden per side). */
+ * two to a byte. Without branches on the data (docs/engine.md, "Measurements behind the
+ * constants"). */
 static void unpack_hidden(void)
 {
     long i, high = 0;
@@ -252,23 +253,29 @@ static void unpack_hidden(void)
 
 size_t eval_weights_size(void)
 {
-    return sizeof hidden_store;
+    return sizeof(int16_t) * NNUE_INPUTS * NNUE_HIDDEN;
 }
 
-void eval_init(void)
+int eval_init(void)
 {
-    eval_init_in(NULL);
+    void *weights;
+    if (ready)
+        return 1;
+    weights = malloc(eval_weights_size());
+    if (!weights)
+        return 0;
+    eval_init_in(weights);
+    return 1;
 }
 
-/* Fills the file and span masks, the network's hidden weights (in weights, or NULL: in
- * hidden_store) and the rules' tables (again, it does nothing). */
+/* Fills the file and span masks, the network's hidden weights (in weights) and the rules'
+ * tables (again, it does nothing). */
 void eval_init_in(void *weights)
 {
     int sq, f, c;
     if (ready)
         return;
-    if (weights)
-        hidden_weights = weights;
+    hidden_weights = weights;
     movement_init();
     for (f = 0; f < 8; f++)
         file_set[f] = UINT64_C(0x0101010101010101) << f;
@@ -404,7 +411,7 @@ HOT_CLONES
 static void eval_shelter(EvalInfo *ei, int color)
 {
     const Board *b = ei->b;
-    int ksq = b->king_sq[color], center = square_file(ksq) < 1 ? 1 : square_file(ksq) > 6 ? 6 : square_file(ksq), f;
+    int ksq = b->king_sq[color], center = int_clamp(square_file(ksq), 1, 6), f;
     uint64_t ahead = forward_ranks(color, ksq);
     for (f = center - 1; f <= center + 1; f++) {
         uint64_t own = b->pieces[make_piece(color, PAWN)] & file_set[f] & ahead;
@@ -450,10 +457,10 @@ static void eval_danger(EvalInfo *ei, int color)
     add_danger(ei, color, W_DANGER_DEFENDER,
                bit_count(zone & (b->pieces[make_piece(them, KNIGHT)] | b->pieces[make_piece(them, BISHOP)])));
     add_danger(ei, color, W_DANGER_BASE, 1);
-    d = mg_of(ei->danger[color]);
-    ei->score[TERM_KING_SAFETY][them] += S(-(d > 0 ? d * d / KING_DANGER_MG_DIVISOR : 0), 0);
-    d = eg_of(ei->danger[color]);
-    ei->score[TERM_KING_SAFETY][them] += S(0, -(d > 0 ? d / KING_DANGER_EG_DIVISOR : 0));
+    d = int_max(mg_of(ei->danger[color]), 0);
+    ei->score[TERM_KING_SAFETY][them] += S(-(d * d / KING_DANGER_MG_DIVISOR), 0);
+    d = int_max(eg_of(ei->danger[color]), 0);
+    ei->score[TERM_KING_SAFETY][them] += S(0, -(d / KING_DANGER_EG_DIVISOR));
 }
 
 /* Passed pawns: rank, a free path, the kings' distances to the stop square, and the rule of
@@ -529,8 +536,7 @@ static void eval_mating(EvalInfo *ei, int color)
     if (b->occupied[weak] != bit(wk) || ei->non_pawn[color] < VALUE_ROOK
         || b->pieces[make_piece(color, PAWN)] != 0)
         return;
-    edge = 3 - (square_file(wk) < 4 ? square_file(wk) : 7 - square_file(wk))
-         + 3 - (square_rank(wk) < 4 ? square_rank(wk) : 7 - square_rank(wk));
+    edge = 3 - int_min(square_file(wk), 7 - square_file(wk)) + 3 - int_min(square_rank(wk), 7 - square_rank(wk));
     /* squares the bare king can still go to: fewer is closer to mate */
     room = bit_count(piece_attacks(b, KING, weak, wk) & ~ei->attacks[color]);
     bonus = MATING_KINGS_CLOSE * (7 - distance(wk, sk)) + MATING_ROOM_TAKEN * (8 - room);
@@ -539,7 +545,7 @@ static void eval_mating(EvalInfo *ei, int color)
         int dark = (bishops & DARK_SQUARES) != 0;
         int c1 = dark ? 0 : 7, c2 = dark ? 63 : 56;
         int m1 = manhattan(wk, c1), m2 = manhattan(wk, c2);
-        bonus += MATING_BN_CORNER * (14 - (m1 < m2 ? m1 : m2))
+        bonus += MATING_BN_CORNER * (14 - int_min(m1, m2))
                + MATING_BN_KNIGHT_CLOSE * (7 - distance(wk, bit_first(b->pieces[make_piece(color, KNIGHT)])));
     } else {
         bonus += MATING_EDGE * edge;
@@ -615,7 +621,7 @@ static void eval_setup(EvalInfo *ei, const Board *b, EvalFeatures *features)
 /* Returns score faded toward a draw as the fifty-move clock runs, so that progress pays. */
 static int fade(int score, const Board *b)
 {
-    return score * (FADE_PLIES - (b->halfmove < FIFTY_MOVE_PLIES ? b->halfmove : FIFTY_MOVE_PLIES)) / FADE_PLIES;
+    return score * (FADE_PLIES - int_min(b->halfmove, FIFTY_MOVE_PLIES)) / FADE_PLIES;
 }
 
 /* The evaluation behind eval_position, eval_features and eval_network, of a position that is
@@ -846,7 +852,7 @@ static int32_t output_half(const int16_t *restrict values, const int16_t *restri
     int32_t sum = 0;
     int j;
     for (j = 0; j < NNUE_HIDDEN; j++) {
-        uint16_t v = (uint16_t)(values[j] < 0 ? 0 : values[j] > NNUE_QA ? NNUE_QA : values[j]);
+        uint16_t v = (uint16_t)int_clamp(values[j], 0, NNUE_QA);
         uint16_t scaled = (uint16_t)(v << SQUARE_PRESHIFT);
         /* the high half of scaled^2, rounded by bit 15 of its low half, which is bit
          * 15 - 2 * SQUARE_PRESHIFT of v^2: so written, both are 16-bit multiplies */
@@ -942,9 +948,4 @@ int eval_weight_mg(int weight)
 int eval_weight_eg(int weight)
 {
     return eg_of(weight);
-}
-
-int eval_weight_pack(int mg, int eg)
-{
-    return S(mg, eg);
 }

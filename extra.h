@@ -6,8 +6,9 @@
 #define EXTRA_H
 
 #include "movement.h"
-/* the network's shape (its hidden size), as tools/train.c wrote it with its weights */
-#include "tables/nnue.h"
+/* the network's shape (its hidden size, buckets, king mirroring), as tools/train.c wrote it
+ * beside its weights (tables/nnue.h, which extra.c alone reads) */
+#include "tables/nnue-shape.h"
 
 /* The evaluation's terms, each kept as a white-minus-black middlegame/endgame pair. */
 enum {
@@ -36,11 +37,11 @@ enum { KING_DANGER_MG_DIVISOR = 720, KING_DANGER_EG_DIVISOR = 20 };
 
 /* The network (NNUE): 768 inputs, one per piece type, colour and square, seen from each
  * side in turn (its own pieces first, the board flipped for black); a hidden layer of
- * NNUE_HIDDEN per side (the table's, tables/nnue.h), clipped to [0, 1] and squared (SCReLU);
- * one output, read from one of NNUE_BUCKETS sets of output weights chosen by the number of
- * pieces on the board, the side to move's half first; the output times NNUE_SCALE is the
- * score in centipawns. tools/train.c fits it in floats, tables/nnue.h holds it as int16 (the
- * hidden weights packed, unpacked by eval_init): the hidden weights and biases times NNUE_QA
+ * NNUE_HIDDEN per side (its shape's, tables/nnue-shape.h), clipped to [0, 1] and squared
+ * (SCReLU); one output, read from one of NNUE_BUCKETS sets of output weights chosen by the
+ * number of pieces on the board, the side to move's half first; the output times NNUE_SCALE
+ * is the score in centipawns. tools/train.c fits it in floats, tables/nnue.h holds it as int16
+ * (the hidden weights packed, unpacked by eval_init): the hidden weights and biases times NNUE_QA
  * (so a clipped hidden value runs from 0 to NNUE_QA), the output weights and biases times
  * NNUE_QB. A squared hidden value is kept to NNUE_QA^2 >> NNUE_SQUARE_SHIFT (1016 steps), so
  * that a half of the output layer sums in 32 bits with up to NNUE_HIDDEN_MAX hidden: the
@@ -65,8 +66,7 @@ static inline int nnue_unzigzag(unsigned zigzag)
 /* Returns the output bucket of a position with `pieces` pieces, kings included (2 to 32). */
 static inline int nnue_bucket(int pieces)
 {
-    int bucket = (pieces - 2) / 4;
-    return bucket < 0 ? 0 : bucket >= NNUE_BUCKETS ? NNUE_BUCKETS - 1 : bucket;
+    return int_clamp((pieces - 2) / 4, 0, NNUE_BUCKETS - 1);
 }
 
 /* What the evaluation keeps up to date move by move: the network's hidden layer before
@@ -169,12 +169,14 @@ typedef struct {
     int linear;         /* 0 when special knowledge decides the score (mating, dead draws) */
 } EvalFeatures;
 
-/* Fills the evaluation's tables (the network's unpacked) and the rules' (movement_init): called once, before any other
- * function of this file and before any thread starts (again, it does nothing). */
-void eval_init(void);
-/* The same, the network's hidden weights unpacked into `weights`: eval_weights_size() bytes,
- * aligned for int16_t and kept for the program's life (the engine gives them a huge page,
- * engine_init); NULL: the evaluation's own array, as eval_init. */
+/* Fills the evaluation's tables (the network's hidden weights unpacked into memory of its own,
+ * eval_weights_size() bytes kept for the program's life) and the rules' (movement_init): called
+ * once, before any other function of this file and before any thread starts (again, it does
+ * nothing). Returns 1, or 0 when memory is short (then nothing is filled). */
+int eval_init(void);
+/* The same, the hidden weights unpacked into `weights`, eval_weights_size() bytes aligned for
+ * int16_t and kept for the program's life (the engine gives them a huge page, engine_init);
+ * again, it does nothing and leaves `weights` unused. */
 void eval_init_in(void *weights);
 size_t eval_weights_size(void);
 
@@ -190,8 +192,6 @@ const int *eval_weights(void);
 /* Unpacks a weight into its middlegame and endgame halves. */
 int eval_weight_mg(int weight);
 int eval_weight_eg(int weight);
-/* Packs a middlegame/endgame pair into one weight. */
-int eval_weight_pack(int mg, int eg);
 /* Returns the evaluation for the side to move, as eval_position, and fills features. */
 int eval_features(const Board *b, EvalFeatures *features);
 

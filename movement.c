@@ -13,7 +13,6 @@
 /* prototypes */
 static inline void check_board(const Board *b);
 static int castling_is_ok(const Board *b);
-static uint64_t random_u64(uint64_t *state);
 static void put_piece(Board *b, int piece, int sq);
 static void remove_piece(Board *b, int sq);
 static void move_piece(Board *b, int from, int to);
@@ -85,6 +84,9 @@ static uint64_t zobrist_piece[PIECE_NB][64];
 static uint64_t zobrist_castle[16];
 static uint64_t zobrist_ep[8];
 static uint64_t zobrist_side;
+/* The generator's state the keys are drawn from, in a fixed order (movement_init): the keys
+ * are the same in every build, and a table file written by one serves another. */
+#define ZOBRIST_STATE UINT64_C(0x9E3779B97F4A7C15)
 static int tables_ready;
 
 static const char PIECE_CHARS[] = ".PNBRQK..pnbrqk";
@@ -109,13 +111,21 @@ static inline int pop_last(uint64_t *set)
     return sq;
 }
 
-/* xorshift64* (Vigna): a fixed sequence, so keys are the same on every platform. */
-static uint64_t random_u64(uint64_t *state)
+/* A state from any seed: the seed times 2^64 over the golden ratio, plus the generator's
+ * multiplier; 1 in the one case where that is 0. */
+uint64_t random_seed(uint64_t seed)
 {
+    uint64_t state = seed * UINT64_C(0x9E3779B97F4A7C15) + UINT64_C(0x2545F4914F6CDD1D);
+    return state ? state : 1;
+}
+
+uint64_t random_next(uint64_t *state)
+{
+    assert(*state != 0);
     *state ^= *state >> 12;
     *state ^= *state << 25;
     *state ^= *state >> 27;
-    return *state * UINT64_C(2685821657736338717);
+    return *state * UINT64_C(0x2545F4914F6CDD1D);
 }
 
 /* Fills the geometry and Zobrist tables (again, it does nothing). */
@@ -123,7 +133,7 @@ void movement_init(void)
 {
     static const int KN_F[8] = { 1, 2, 2, 1, -1, -2, -2, -1 };
     static const int KN_R[8] = { 2, 1, -1, -2, -2, -1, 1, 2 };
-    uint64_t seed = UINT64_C(0x9e3779b97f4a7c15);
+    uint64_t zobrist_state = ZOBRIST_STATE;
     int sq, d, i, p;
 
     if (tables_ready)
@@ -161,12 +171,12 @@ void movement_init(void)
 
     for (p = 0; p < PIECE_NB; p++)
         for (sq = 0; sq < 64; sq++)
-            zobrist_piece[p][sq] = random_u64(&seed);
+            zobrist_piece[p][sq] = random_next(&zobrist_state);
     for (i = 0; i < 16; i++)
-        zobrist_castle[i] = i == 0 ? 0 : random_u64(&seed);
+        zobrist_castle[i] = i == 0 ? 0 : random_next(&zobrist_state);
     for (i = 0; i < 8; i++)
-        zobrist_ep[i] = random_u64(&seed);
-    zobrist_side = random_u64(&seed);
+        zobrist_ep[i] = random_next(&zobrist_state);
+    zobrist_side = random_next(&zobrist_state);
     tables_ready = 1;
 }
 
@@ -331,7 +341,7 @@ static int castle_king_to(int right)
 /* Returns the squares of one rank from a to b, both included. */
 static inline uint64_t rank_span(int a, int b)
 {
-    int low = a < b ? a : b, high = a < b ? b : a;
+    int low = int_min(a, b), high = int_max(a, b);
     return (bit(high) - bit(low)) | bit(high);
 }
 
@@ -574,7 +584,7 @@ static int check_material(const Board *b, char *err, size_t err_size)
             snprintf(err, err_size, "%s has too many pieces (%d men, %d pawns)", NAMES[c], bit_count(b->occupied[c]), pawns);
             return 0;
         }
-        extra = (n > 2 ? n - 2 : 0) + (bi > 2 ? bi - 2 : 0) + (r > 2 ? r - 2 : 0) + (q > 1 ? q - 1 : 0);
+        extra = int_max(n - 2, 0) + int_max(bi - 2, 0) + int_max(r - 2, 0) + int_max(q - 1, 0);
         if (extra > 8 - pawns) {
             snprintf(err, err_size, "%s has more promoted pieces than missing pawns", NAMES[c]);
             return 0;

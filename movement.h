@@ -325,4 +325,32 @@ GameStatus board_status(Board *b, const uint64_t *keys, int key_count);
 /* Returns a status's name: "checkmate", "threefold repetition", "fifty-move rule", ... */
 const char *game_status_name(GameStatus status);
 
+/* The smaller and the larger of two ints, and value kept within [low, high] (low <= high): the
+ * one min, max and clamp of every layer. */
+static inline int int_min(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+static inline int int_max(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static inline int int_clamp(int value, int low, int high)
+{
+    assert(low <= high);
+    return value < low ? low : value > high ? high : value;
+}
+
+/* The one pseudo-random generator, here at the bottom of the layers so that every layer above
+ * shares it: the rules' Zobrist keys, the engine's choice of a level's move, the front ends'
+ * draws (datagen, the match's random mover) and the tools' (tune, train). xorshift64*
+ * (Sebastiano Vigna, "An experimental exploration of Marsaglia's xorshift generators,
+ * scrambled", 2016): the same numbers on every platform. A state is never 0, which would stay
+ * 0: random_seed makes a state from any number. */
+uint64_t random_seed(uint64_t seed);
+/* Returns the next number of the generator whose state is *state. */
+uint64_t random_next(uint64_t *state);
+
 #endif

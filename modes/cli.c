@@ -59,9 +59,7 @@ int main(int argc, char **argv)
     memset(&options, 0, sizeof options);
     options.limits.start = clock_now() - time_before_main(&options.limits.stall_before);
     setvbuf(stdout, NULL, _IOLBF, 0);
-    engine_init();
-    s = search_new();
-    if (!s) {
+    if (!engine_init() || (s = search_new()) == NULL) {
         fprintf(stderr, "error: out of memory\n");
         return EXIT_FAILURE;
     }

@@ -301,7 +301,7 @@ void show_perft(Board *b, int depth)
  * hand-written evaluation term by term (middlegame and endgame, per side). */
 void show_eval(const Board *b)
 {
-    static Accumulator acc;
+    Accumulator acc;
     EvalTrace tr;
     int t, hand = eval_position(b, &tr), score;
     nnue_refresh(&acc, b);

@@ -519,7 +519,8 @@ static int game_play_record(DatagenWorker *w, int number)
 {
     const DatagenOptions *opt = w->run->opt;
     GameRecord *g = &w->record;
-    uint64_t state = opt->seed ^ ((uint64_t)number * DATAGEN_GAME_MIX), sample_state = state ^ DATAGEN_SAMPLE_MIX;
+    uint64_t mix = opt->seed ^ ((uint64_t)number * DATAGEN_GAME_MIX);
+    uint64_t state = random_seed(mix), sample_state = random_seed(mix ^ DATAGEN_SAMPLE_MIX);
     Board board;
     int random_plies, win_streak = 0, draw_streak = 0, i;
     if (w->run->opening_count)
@@ -548,7 +549,7 @@ static int game_play_record(DatagenWorker *w, int number)
         limits.node_limit = (uint64_t)(opt->nodes * 3 / 4) + random_next(&state) % (uint64_t)(opt->nodes / 2 + 1);
         if (limits.node_limit == 0)
             limits.node_limit = 1;
-        g->moves[n] = search_game_move(w->search, &board, w->keys, w->game.ply_count + 1, &limits,
+        g->moves[n] = game_search_move(w->search, &board, w->keys, w->game.ply_count + 1, &limits,
                                        w->game.ply_count == random_plies);
         score = search_best_score(w->search);
         white = board.side == WHITE ? score : -score;

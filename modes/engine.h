@@ -62,8 +62,9 @@ typedef struct {
 } Limits;
 
 /* Fills the tables of the rules, the evaluation and the search: called once, before any
- * other call of the engine's and before any thread starts (again, it does nothing). */
-void engine_init(void);
+ * other call of the engine's and before any thread starts (again, it does nothing). Returns
+ * 1, or 0 when memory is short (then it may be called again). */
+int engine_init(void);
 /* Returns 1 if this build can search on several threads, else 0. */
 int engine_has_threads(void);
 
@@ -113,10 +114,6 @@ void search_run(Search *s, const Board *board, const uint64_t *keys, int key_cou
  * with a one-shot's reserves and table; returns the move chosen, at once when there is one. */
 Move search_one_shot(Search *s, const Board *board, const Move *moves, int count, const uint64_t *keys, int key_count,
                      double seconds, const Limits *limits);
-/* The search of a game's move as UCI searches it (the UCI default table, the history kept from
- * move to move and cleared when new_game is set), every legal move of board; returns the move. */
-Move search_game_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
-                      int new_game);
 
 /* Stops the search of s (a caller's poll, or another thread); it unwinds and returns. */
 void search_stop(Search *s);
@@ -182,9 +179,8 @@ int level_for_elo(int elo);
  * bench signature) and sets positions to their number. */
 uint64_t bench_run(Search *s, int depth, int *positions);
 
-/* Two numbers the front ends share: the next number of a SplitMix64 generator whose state is
- * *state (any seed is good), and the natural logarithm (without libm). */
-uint64_t random_next(uint64_t *state);
+/* The natural logarithm (without libm), for the reduction table and the match's Elo and SPRT.
+ * The pseudo-random generator the front ends share is the rules' (random_next, movement.h). */
 double ln(double x);
 
 #endif

@@ -1,5 +1,5 @@
-/* modes/games.c: a game as match and datagen play it: its record, its end by the rules,
- * openings from a file (or Chess960's 960), a random mover. */
+/* modes/games.c: a game as match and datagen play it: its record, our search's move as UCI
+ * searches it, its end by the rules, openings from a file (or Chess960's 960), a random mover. */
 #include "games.h"
 #include "common.h"
 
@@ -27,6 +27,24 @@ void game_play(Game *g, Board *b, uint64_t *keys, Move m)
     g->moves[g->ply_count++] = m;
     board_make(b, m, &u);
     keys[g->ply_count] = b->key;
+}
+
+/* Searches every legal move of board (one at least) in s within limits as the UCI engine does
+ * in a game, so that a fixed-node match against our own UCI build is between equals: a table
+ * of the UCI default size and the history kept from move to move and cleared when new_game is
+ * set, keys being the game's positions so far. Returns the move; its score (side to move's
+ * view) is search_best_score and the depth completed search_completed_depth (0: no score). */
+Move game_search_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
+                      int new_game)
+{
+    Limits game = *limits;
+    if (search_table_megabytes(s) != HASH_DEFAULT_MB)
+        search_set_table(s, HASH_DEFAULT_MB);
+    if (new_game)
+        search_new_game(s);
+    game.keep_history = 1;
+    search_run(s, board, keys, key_count, NULL, 0, &game);
+    return search_best_move(s);
 }
 
 /* Referees the game after its last move: if it is over, by the rules (board_status, keys
@@ -154,7 +172,7 @@ static int opening_fen(const char *line, char *fen, size_t size)
     int n = 0, keep, i;
     while (n < 6 && (field[n] = next_token(&line, &len[n])) != NULL && field[n][0] != '#')
         n++;
-    for (keep = n < 4 ? n : 4; keep < n && strspn(field[keep], "0123456789") == len[keep]; keep++)
+    for (keep = int_min(n, 4); keep < n && strspn(field[keep], "0123456789") == len[keep]; keep++)
         ;
     fen[0] = '\0';
     for (i = 0; i < keep && used < size; i++)

@@ -1,5 +1,6 @@
-/* modes/games.h: a game as match and datagen play it (modes/games.c): its record, its end by
- * the rules, openings from a file or Chess960's start positions, a random mover. */
+/* modes/games.h: a game as match and datagen play it (modes/games.c): its record, our search's
+ * move as UCI searches it, its end by the rules, openings from a file or Chess960's start
+ * positions, a random mover. */
 #ifndef GAMES_H
 #define GAMES_H
 
@@ -22,6 +23,11 @@ typedef struct {
 void game_begin(Game *g, const Board *b, uint64_t *keys);
 /* Plays m in the game: the move recorded, the board moved on, its key kept. */
 void game_play(Game *g, Board *b, uint64_t *keys, Move m);
+/* Searches our move in the game: every legal move of board in s within limits, as UCI does (the
+ * UCI default table, the history kept from move to move and cleared when new_game is set), keys
+ * holding the game's positions so far; returns the move (its score: search_best_score). */
+Move game_search_move(Search *s, const Board *board, const uint64_t *keys, int key_count, const Limits *limits,
+                      int new_game);
 /* If the game is over after its last move (by the rules, keys holding its every position, or
  * adjudicated a draw after GAME_MAX_PLIES plies), records the result and returns 1; else 0. */
 int game_referee(Game *g, Board *b, const uint64_t *keys);

@@ -37,7 +37,7 @@ int run_genfens(Search *s, const char *command)
         print_line(stderr, "error: usage: engine \"genfens N seed S book FILE|None\" [quit] (got '%.200s')", command);
         return EXIT_USAGE;
     }
-    state ^= GENFENS_MIX;
+    state = random_seed(state ^ GENFENS_MIX);
     search_set_table(s, GENFENS_TABLE_MB);
     snprintf(path, sizeof path, "%.*s", (int)book_length, book);
     status = openings_load(strcmp(path, "None") == 0 ? NULL : path, 0, &openings, &opening_count);

@@ -186,7 +186,7 @@ static int match_run_workers(Search *s, const MatchOptions *opt, const Board *op
     static MatchReport report;
     MatchReport *window = malloc(sizeof(MatchReport) * MATCH_WINDOW); /* not static: 0.5 MB */
     int playing[WORKERS_MAX]; /* each worker's game, -1 when it waits */
-    int n = opt->concurrency < opt->games ? opt->concurrency : opt->games, next = 0, stop = 0, status = 0, k;
+    int n = int_min(opt->concurrency, opt->games), next = 0, stop = 0, status = 0, k;
     char err[200];
     if (!window) {
         fprintf(stderr, "error: out of memory for the match\n");
@@ -369,11 +369,11 @@ static int match_play_game(Search *s, const MatchOptions *opt, const Board *open
                            Game *game, MatchOpponent *o)
 {
     static uint64_t keys[GAME_MAX_PLIES + 1];
-    uint64_t pair_state = MATCH_RANDOM_SEED ^ (uint64_t)(number / 2);
+    uint64_t pair_state = random_seed(MATCH_RANDOM_SEED ^ (uint64_t)(number / 2));
     /* the listed openings in turn; the 960 start positions of --chess960 without a list drawn per pair */
     Board board = openings[opt->chess960 && !opt->openings ? (int)(random_next(&pair_state) % (uint64_t)count)
                                                            : (number / 2) % count];
-    uint64_t random_state = MATCH_RANDOM_SEED ^ (uint64_t)number;
+    uint64_t random_state = random_seed(MATCH_RANDOM_SEED ^ (uint64_t)number);
     char how[100];
     int random = strcmp(opt->opponent, "random") == 0, playing, engine_moves = 0;
     game_begin(game, &board, keys);
@@ -499,7 +499,7 @@ static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key
     limits.node_limit = (uint64_t)nodes;
     if (seconds > 0)
         limits.hard_deadline = limits.soft_deadline = limits.start + move_budget(seconds, 0);
-    return search_game_move(s, b, keys, key_count, &limits, new_game);
+    return game_search_move(s, b, keys, key_count, &limits, new_game);
 }
 
 /* The nodes of both sides for the move at ply of game `number` (0 without --nodes): --nodes on
@@ -508,7 +508,7 @@ static Move match_engine_move(Search *s, Board *b, const uint64_t *keys, int key
  * by the game pair and the ply: both games of a pair get the same draws. */
 static long long match_move_nodes(const MatchOptions *opt, int count, int number, int ply)
 {
-    uint64_t state = MATCH_RANDOM_SEED ^ ((uint64_t)(number / 2) << 16) ^ (uint64_t)ply;
+    uint64_t state = random_seed(MATCH_RANDOM_SEED ^ ((uint64_t)(number / 2) << 16) ^ (uint64_t)ply);
     if (!opt->nodes || number / 2 < count)
         return opt->nodes;
     return opt->nodes * 3 / 4 + (long long)(random_next(&state) % (uint64_t)(opt->nodes / 2 + 1));

@@ -236,7 +236,7 @@ static int pipe_transfer(int fd, void *data, size_t size, int writing)
 int worker_wait(const Worker *workers, int count)
 {
     struct pollfd p[WORKERS_MAX];
-    int i, n = count < WORKERS_MAX ? count : WORKERS_MAX;
+    int i, n = int_min(count, WORKERS_MAX);
     for (i = 0; i < n; i++) {
         p[i].fd = workers[i].in;
         p[i].events = POLLIN;

@@ -183,7 +183,7 @@ static Uci *uci_new(Search *s, int hash_max, int from_stdin)
     if (!u)
         return NULL;
     u->search = s;
-    u->hash_max = hash_max < 1 ? 1 : hash_max > HASH_MAX_MB ? HASH_MAX_MB : hash_max;
+    u->hash_max = int_clamp(hash_max, 1, HASH_MAX_MB);
     for (i = 0; i < OPT_NB; i++)
         u->option[i] = UCI_OPTIONS[i].initial;
     if (u->option[OPT_HASH] > u->hash_max)
@@ -406,7 +406,7 @@ static void uci_cmd_uci(Uci *u, char *args)
     printf("id name %s %s\nid author %s\n", ENGINE_NAME, ENGINE_VERSION, ENGINE_AUTHOR);
     for (i = 0; i < OPT_NB; i++) {
         const UciOption *o = &UCI_OPTIONS[i];
-        int max = i == OPT_HASH ? u->hash_max : o->max, initial = o->initial < max ? o->initial : max;
+        int max = i == OPT_HASH ? u->hash_max : o->max, initial = int_min(o->initial, max);
         if (o->type == OPTION_SPIN)
             printf("option name %s type spin default %d min %d max %d\n", o->name, initial, o->min, max);
         else if (o->type == OPTION_CHECK)

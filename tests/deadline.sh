@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tests/deadline.sh [ENGINE]: the one-shot deadline, as a test that can fail. COUNT (default 20)
-# one-shot calls at LIMIT (0.1 s) on the positions of tests/timing-positions.txt, one after the
+# one-shot calls at LIMIT (0.1 s) on the positions of tests/data/timing-positions.txt, one after the
 # other: each prints a valid index and exits with status 0, and its answer comes within the
 # limit and SLACK_MS, counted from before its process starts until the index is read from the
 # pipe. A call that has not answered after HANG_SECONDS (10) is a hang: it fails, and the
 # script stops there. The figures (median, percentiles, worst, under load) are `make timing`'s
-# (tests/timing.sh). Ends with "N passed, N failed".
+# (tests/manual/timing.sh). Ends with "N passed, N failed".
 set -u
 ENGINE=${1:-./engine}
 COUNT=${COUNT:-20}
@@ -58,6 +58,6 @@ while [ "$n" -lt "$COUNT" ]; do
     if [ "$ms" -le $((LIMIT_MS + SLACK_MS)) ]; then ok; else
       bad "call $n: answered in $ms ms, more than its $LIMIT s limit and $SLACK_MS ms ($fen)"; fi
     [ "$ms" -gt "$worst" ] && worst=$ms
-  done <"$here/timing-positions.txt"
+  done <"$here/data/timing-positions.txt"
 done
 finish

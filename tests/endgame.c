@@ -75,8 +75,7 @@ int main(int argc, char **argv)
     long long nodes = argc > 1 ? atoll(argv[1]) : 200000;
     int passed = 0, failed = 0;
     size_t i;
-    engine_init();
-    if ((context = search_new()) == NULL)
+    if (!engine_init() || (context = search_new()) == NULL)
         return 1;
     for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         int plies = play_out(CASES[i].fen, nodes, 100);

@@ -4,7 +4,7 @@
  * decide() with a small node budget. Beyond the sanitizers it checks the contract: exit
  * status 0, 3 or 4; an index names a token that is a legal move, its first listing; the
  * warning is printable. Built with -DFUZZ_REPLAY it runs the files it is given once each
- * instead (tests/robust.sh replays tests/fuzz-corpus/ that way, without libFuzzer). */
+ * instead (tests/robust.sh replays tests/data/fuzz-corpus/ that way, without libFuzzer). */
 #include "../modes/common.h"
 
 #include <ctype.h>

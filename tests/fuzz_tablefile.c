@@ -5,7 +5,7 @@
  * position searched for a few thousand nodes and the file detached. Beyond the sanitizers it
  * checks that the search answers a legal move and that a file refused as not ours is left as
  * it was. Built with -DFUZZ_REPLAY it runs the files it is given once each instead
- * (tests/robust.sh replays tests/fuzz-corpus/tablefile/ that way, without libFuzzer). */
+ * (tests/robust.sh replays tests/data/fuzz-corpus/tablefile/ that way, without libFuzzer). */
 #include "../modes/system.h"
 #include "../modes/tablefile.h"
 

@@ -7,7 +7,7 @@
  * run perft deeper than 2 or the bench are skipped, and Hash is at most 4 MB. Beyond the
  * sanitizers it checks that every output line is printable and that each search answers
  * exactly one bestmove (and no `go` more than one). Built with -DFUZZ_REPLAY it runs the files
- * it is given once each (tests/robust.sh replays tests/fuzz-corpus/ that way, without
+ * it is given once each (tests/robust.sh replays tests/data/fuzz-corpus/ that way, without
  * libFuzzer). */
 #include "../modes/system.h"
 #include "../modes/uci.h"

@@ -2,7 +2,7 @@
 # tests/robust.sh: hostile input on the command line, one test per row of the "Bad input"
 # table in tests/README.md (each class: its exit status, one stderr line with the expected words, nothing else),
 # then valgrind on a sample of calls (skipped without valgrind or on a sanitizer build), calls
-# under `ulimit -v 65536`, and the fuzz targets replayed over tests/fuzz-corpus/. Usage:
+# under `ulimit -v 65536`, and the fuzz targets replayed over tests/data/fuzz-corpus/. Usage:
 # tests/robust.sh [ENGINE]. About 20 s; ends with "N passed, N failed, N skipped". A call
 # still running after HANG_SECONDS (30) is a hang: it fails, and the script stops there.
 # tests/cli.sh holds the first cases of each class.
@@ -223,7 +223,7 @@ if [ $sanitized -eq 0 ]; then
   if [ $status -eq 0 ] && [ "$out" = $'1\n1' ]; then ok; else bad "ulimit -v 65536, batch: status $status, out '$out'"; fi
 fi
 
-# --- the fuzz targets over their seed corpus and past findings (tests/fuzz-corpus/), without
+# --- the fuzz targets over their seed corpus and past findings (tests/data/fuzz-corpus/), without
 # libFuzzer: built with -DFUZZ_REPLAY (and the sanitizers for a sanitizer build), in parallel,
 # each with the sources the Makefile links it with (make fuzz-links)
 cflags="-O1 -g"
@@ -236,8 +236,8 @@ done
 wait
 for name in oneshot uci tablefile gamefile; do
   if [ ! -x "$tmp/replay_$name" ]; then bad "tests/fuzz_$name.c does not build: $(head -3 "$tmp/replay_$name.cc")"; continue; fi
-  if "$tmp/replay_$name" "$here/fuzz-corpus/$name"/* >"$tmp/replay.out" 2>"$tmp/replay.err"; then ok; else
-    bad "fuzz_$name over tests/fuzz-corpus/$name: $(grep -m3 -E 'contract|ERROR|runtime error|Assertion' "$tmp/replay.err")"; fi
+  if "$tmp/replay_$name" "$here/data/fuzz-corpus/$name"/* >"$tmp/replay.out" 2>"$tmp/replay.err"; then ok; else
+    bad "fuzz_$name over tests/data/fuzz-corpus/$name: $(grep -m3 -E 'contract|ERROR|runtime error|Assertion' "$tmp/replay.err")"; fi
 done
 
 finish

@@ -16,7 +16,7 @@ run_one() {
   [ "$status" -eq 124 ] && echo "FAIL $name: still running after ${TEST_TIMEOUT:-1800} s, stopped"
   tally "$name" "$status" "$log"
 }
-run_one unit "$unit" "$cap" tests/perft.epd tests/perft960.epd
+run_one unit "$unit" "$cap" tests/data/perft.epd tests/data/perft960.epd
 run_one cli bash tests/cli.sh "$engine"
 if [ -n "${ENDGAME:-}" ]; then
   run_one endgame "$ENDGAME"

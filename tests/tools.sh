@@ -37,7 +37,7 @@ check '[ $other -eq 0 ] && [ -s "$tmp/c/hce.h" ] && ! cmp -s "$tmp/a/hce.h" "$tm
 # the tree built with the README's plain build line (no make)
 plain_build=$(sed -n 's/^Without make: `\(cc -std=c99 [^`]*\)`.*/\1/p' README.md)
 mkdir -p "$tmp/tree/tables"
-cp -r engine.c movement.c movement.h extra.c extra.h modes "$tmp/tree/" && cp tables/nnue.h "$tmp/tree/tables/"
+cp -r engine.c movement.c movement.h extra.c extra.h modes "$tmp/tree/" && cp tables/nnue.h tables/nnue-shape.h "$tmp/tree/tables/"
 cp "$tmp/a/hce.h" "$tmp/tree/tables/hce.h"
 check '[ -n "$plain_build" ] && (cd "$tmp/tree" && $plain_build 2>"$tmp/cc.log" && timeout -k 1 $HANG_SECONDS ./engine bench 2 >/dev/null 2>&1)' \
   "tune: the table it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
@@ -50,8 +50,11 @@ check '(cd "$tmp/tree" && make -s -j2 EXE=boxer-openbench CFLAGS=-O1 >"$tmp/make
 
 echo "-- train"
 run_train() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$OLDPWD/$DATA" --out nnue.h "$@"); }
+# use_network DIR: the network trained in DIR, its weights and its shape, becomes the tree's
+use_network() { cp "$1/nnue.h" "$1/nnue-shape.h" "$tmp/tree/tables/"; }
 run_train "$tmp/n1" --epochs 4 --batch 256 --seed 5 >"$tmp/n1.log" 2>&1; status=$?
-check '[ $status -eq 0 ] && [ -s "$tmp/n1/nnue.h" ]' "train runs (status $status): $(tail -2 "$tmp/n1.log")"
+check '[ $status -eq 0 ] && [ -s "$tmp/n1/nnue.h" ] && grep -q "^#define NNUE_TABLE_HIDDEN 256$" "$tmp/n1/nnue-shape.h"' \
+  "train runs and writes the weights and their shape beside them (status $status): $(tail -2 "$tmp/n1.log")"
 before=$(training before "$tmp/n1.log"); after=$(training "after:" "$tmp/n1.log")
 check '[ -n "$before" ] && [ -n "$after" ] && [ "$(echo "$after < $before - 0.01" | bc)" = 1 ]' \
   "train: the training loss falls ($before -> $after)"
@@ -64,14 +67,17 @@ check '[ $one -eq 0 ] && cmp -s <(weights "$tmp/n1/nnue.h") <(weights "$tmp/n7/n
 run_train "$tmp/n3" --epochs 4 --batch 256 --seed 6 >/dev/null 2>&1; other=$?
 check '[ $other -eq 0 ] && [ -s "$tmp/n3/nnue.h" ] && ! cmp -s "$tmp/n1/nnue.h" "$tmp/n3/nnue.h"' \
   "train: another seed gives another network (status $other)"
-cp "$tmp/n1/nnue.h" "$tmp/tree/tables/nnue.h"
+use_network "$tmp/n1"
 check '(cd "$tmp/tree" && $plain_build 2>"$tmp/cc.log" && timeout -k 1 $HANG_SECONDS ./engine bench 2 >/dev/null 2>&1)' \
   "train: the network it writes builds an engine that runs: $(head -3 "$tmp/cc.log" 2>/dev/null)"
 # the engine's int16 network gives back the trainer's float scores within its rounding (3 cp),
 # with a hidden size other than the default's (the engine takes the table's)
 head -40 "$DATA" >"$tmp/fens.txt"
 run_train "$tmp/n4" --epochs 3 --batch 128 --rate 0.01 --seed 7 --hidden 128 --check "$tmp/fens.txt" --save "$tmp/n4/net" >"$tmp/n4.log" 2>&1
+# weights of one shape beside the shape of another do not build (extra.c's checks)
 cp "$tmp/n4/nnue.h" "$tmp/tree/tables/nnue.h"
+check '! (cd "$tmp/tree" && $plain_build 2>/dev/null)' "train: weights of 128 hidden beside a shape of 256 do not build"
+use_network "$tmp/n4"
 (cd "$tmp/tree" && $plain_build 2>/dev/null)
 # worst_gap LOG: the largest difference in cp between the tree's engine's network score and the
 # trainer's float score over the "check FEN | score" lines of LOG (white's view)
@@ -90,11 +96,11 @@ check '[ "$(grep -c "^check " "$tmp/n4.log")" = 40 ] && [ -n "$worst" ] && [ "$(
 # its accumulators, updated move by move (a king crossing files d/e rebuilds its side), equal a
 # refresh over the perft suites (tests/unit.c with small perft counts)
 run_train "$tmp/n9" --epochs 3 --batch 128 --rate 0.01 --seed 7 --hidden 128 --king-mirror 1 --check "$tmp/fens.txt" >"$tmp/n9.log" 2>&1
-cp "$tmp/n9/nnue.h" "$tmp/tree/tables/nnue.h"
-mkdir -p "$tmp/tree/tests" && cp tests/unit.c tests/perft.epd tests/perft960.epd "$tmp/tree/tests/"
+use_network "$tmp/n9"
+mkdir -p "$tmp/tree/tests/data" && cp tests/unit.c "$tmp/tree/tests/" && cp tests/data/perft.epd tests/data/perft960.epd "$tmp/tree/tests/data/"
 (cd "$tmp/tree" && $plain_build 2>/dev/null)
 worst=$(worst_gap "$tmp/n9.log")
-check 'grep -q "^#define NNUE_TABLE_KING_MIRROR 1" "$tmp/n9/nnue.h" && [ "$(grep -c "^check " "$tmp/n9.log")" = 40 ] && [ -n "$worst" ] && [ "$(echo "$worst <= 3" | bc)" = 1 ]' \
+check 'grep -q "^#define NNUE_TABLE_KING_MIRROR 1" "$tmp/n9/nnue-shape.h" && [ "$(grep -c "^check " "$tmp/n9.log")" = 40 ] && [ -n "$worst" ] && [ "$(echo "$worst <= 3" | bc)" = 1 ]' \
   "train --king-mirror 1: the engine's network scores the trainer's checks within 3 cp (worst $worst)"
 unit_result=$(cd "$tmp/tree" && cc -std=c99 -O2 -DENGINE_DEBUG tests/unit.c movement.c extra.c -lm -o unit 2>&1 \
   && timeout -k 1 $HANG_SECONDS ./unit 1000 | tail -1)
@@ -114,11 +120,17 @@ check '[ $status -ne 0 ] && grep -q "not a network of this layout" "$tmp/n8.log"
 run_train "$tmp/n10" --epochs 0 --hidden 128 --load "$tmp/n4/nnue.h" >"$tmp/n10.log" 2>&1; status=$?
 check '[ $status -eq 0 ] && cmp -s <(weights "$tmp/n4/nnue.h") <(weights "$tmp/n10/nnue.h")' \
   "train --load of a table gives back its weights (status $status): $(tail -1 "$tmp/n10.log")"
+# a table written as one file, its shape inside (as the trainer wrote tables until the shape had
+# a header of its own), loads too
+mkdir -p "$tmp/one" && cat "$tmp/n4/nnue-shape.h" "$tmp/n4/nnue.h" >"$tmp/one/table.h"
+run_train "$tmp/n12" --epochs 0 --hidden 128 --load "$tmp/one/table.h" >"$tmp/n12.log" 2>&1; status=$?
+check '[ $status -eq 0 ] && cmp -s <(weights "$tmp/n4/nnue.h") <(weights "$tmp/n12/nnue.h")' \
+  "train --load of a one-file table (its shape inside) gives back its weights (status $status): $(tail -1 "$tmp/n12.log")"
 run_train "$tmp/n11" --epochs 0 --load "$tmp/n4/nnue.h" >"$tmp/n11.log" 2>&1; status=$?
 check '[ $status -ne 0 ] && grep -q "not a network of this layout" "$tmp/n11.log"' \
   "train --load refuses a table of another hidden size: $(tail -1 "$tmp/n11.log")"
 timeout -k 1 $HANG_SECONDS ./tools/train --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
-check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ]' \
+check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ] && [ ! -e "$tmp/m-shape.h" ]' \
   "train: a missing file is an error and writes nothing: $(cat "$tmp/m.err")"
 
 echo "-- bad data"

@@ -1,6 +1,6 @@
-/* tests/unit.c: the rules and evaluation tests. Perft over tests/perft.epd and, read as
- * Chess960, tests/perft960.epd (counts up to a node cap), FEN and SAN round trips, tolerant SAN
- * input, Chess960 castling, the game's status, evaluation symmetry.
+/* tests/unit.c: the rules and evaluation tests. Perft over tests/data/perft.epd and, read
+ * as Chess960, tests/data/perft960.epd (counts up to a node cap), FEN and SAN round trips,
+ * tolerant SAN input, Chess960 castling, the game's status, evaluation symmetry.
  * Usage: unit [PERFT_NODE_CAP] [EPD] [EPD960]. Ends with "N passed, N failed". */
 #include "../extra.h"
 #include "../movement.h"
@@ -72,7 +72,7 @@ static void test_perft_position(const char *fen, const unsigned long long counts
     }
 }
 
-/* A FEN as tests/perft.epd writes it (written apart from our code, each in the form
+/* A FEN as tests/data/perft.epd writes it (written apart from our code, each in the form
  * board_to_fen writes) comes back as the same text; the mirror's mirror is the board again.
  * test_fen_validation checks the FENs that come back in another form. */
 static void test_fen_round_trip(const char *fen)
@@ -743,9 +743,12 @@ int main(int argc, char **argv)
     unsigned long long cap = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000ULL;
     const char *paths[2];
     int positions = 0, suite;
-    paths[0] = argc > 2 ? argv[2] : "tests/perft.epd";
-    paths[1] = argc > 3 ? argv[3] : "tests/perft960.epd";
-    eval_init();
+    paths[0] = argc > 2 ? argv[2] : "tests/data/perft.epd";
+    paths[1] = argc > 3 ? argv[3] : "tests/data/perft960.epd";
+    if (!eval_init()) {
+        printf("out of memory\n0 passed, 1 failed\n");
+        return 1;
+    }
     for (suite = 0; suite < 2; suite++) {
         FILE *f = fopen(paths[suite], "r");
         char line[1024];

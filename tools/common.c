@@ -294,29 +294,14 @@ int file_sha256(const char *path, char hex[65])
     return 1;
 }
 
-void random_seed(Random *r, uint64_t seed)
+double random_unit(uint64_t *state)
 {
-    r->state = seed * UINT64_C(0x9E3779B97F4A7C15) + UINT64_C(0x2545F4914F6CDD1D);
-    if (!r->state)
-        r->state = 1;
+    return (double)(random_next(state) >> 11) / 9007199254740992.0;
 }
 
-uint64_t random_next(Random *r)
+double random_normal(uint64_t *state)
 {
-    r->state ^= r->state >> 12;
-    r->state ^= r->state << 25;
-    r->state ^= r->state >> 27;
-    return r->state * UINT64_C(0x2545F4914F6CDD1D);
-}
-
-double random_unit(Random *r)
-{
-    return (double)(random_next(r) >> 11) / 9007199254740992.0;
-}
-
-double random_normal(Random *r)
-{
-    double u = random_unit(r), v = random_unit(r);
+    double u = random_unit(state), v = random_unit(state);
     return sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v);
 }
 

@@ -1,6 +1,6 @@
 /* tools/common.h: what the tuner and the trainer share: reading labelled positions
  * (`FEN | SCORE | RESULT` lines, or the training positions of datagen's game records; plain or
- * xz-compressed) with a held-out tenth and each file's SHA-256, a seeded random generator, and
+ * xz-compressed) with a held-out tenth and each file's SHA-256, uniform and normal random draws, and
  * writing a generated table so that an interrupted run leaves the old one whole. */
 #ifndef TOOLS_COMMON_H
 #define TOOLS_COMMON_H
@@ -38,17 +38,12 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
  * returns 0 if it cannot be read. */
 int file_sha256(const char *path, char hex[65]);
 
-/* A small seeded generator (xorshift64*, Vigna 2016): the same seed, the same numbers. */
-typedef struct {
-    uint64_t state;
-} Random;
-
-void random_seed(Random *r, uint64_t seed);
-uint64_t random_next(Random *r);
-/* Returns a number uniformly drawn from [0, 1). */
-double random_unit(Random *r);
-/* Returns a number from a normal distribution with mean 0 and deviation 1 (Box-Muller). */
-double random_normal(Random *r);
+/* Draws from the rules' generator (movement.h's random_seed and random_next, which give the
+ * numbers the tools' own generator gave before it was shared, so that the seeds docs/weights.md
+ * names still make the tables it lists): a number uniformly drawn from [0, 1), and one from a
+ * normal distribution with mean 0 and deviation 1 (Box-Muller). */
+double random_unit(uint64_t *state);
+double random_normal(uint64_t *state);
 
 /* Makes room for need items of item bytes in array, which holds *capacity (doubling from
  * first): returns the array, perhaps moved, or NULL when memory is short (array as it was). */

@@ -1,7 +1,8 @@
 /* tools/train.c: trains the evaluation network of extra.h (768 inputs per side, a hidden
  * layer of --hidden per side clipped and squared, one output from one of NNUE_BUCKETS sets
  * of weights chosen by the material) on labelled positions, and writes it, quantized to
- * int16, as tables/nnue.h (whose hidden size extra.h then takes).
+ * int16, as tables/nnue.h (its weights, which extra.c reads) and tables/nnue-shape.h (its
+ * shape, whose hidden size extra.h then takes).
  *
  * The network and its training follow the efficiently updatable networks of Yu Nasu (2018)
  * in the simple "768 -> N x 2 -> 1" form of the bullet trainer and the engines trained with
@@ -27,6 +28,8 @@
 
 /* SHARDS: the fixed pieces of every parallel job (at most this many threads). */
 enum { EXIT_USAGE = 2, MAX_INPUTS = 32, SHARDS = 8 };
+/* The longest path of a table's shape header (shape_path). */
+enum { SHAPE_PATH_MAX = 4096 };
 
 /* The hand-written evaluation's fitted scale (tools/tune.c on the Stockfish data). */
 #define EVAL_K 0.00616
@@ -177,7 +180,7 @@ static void set_targets(SampleSet *set, double k_data, double lambda);
 static long network_count(int hidden);
 static void network_place(Network *n, float *values, int hidden);
 static int network_alloc(Network *n, int hidden, int copies);
-static void network_init(Network *n, Random *r);
+static void network_init(Network *n, uint64_t *r);
 static void gather(const Trainer *t, const Sample *s, int mirror, Inputs *in);
 static float clipped(float h);
 static double forward(const Network *n, const Inputs *in, int bucket, Hidden *hidden);
@@ -196,6 +199,8 @@ static void float_tag(int hidden, char *tag, size_t size);
 static int save_floats(const Network *n, const char *path, char *err, size_t err_size);
 static int load_floats(Network *n, const char *path, char *err, size_t err_size);
 static int table_numbers(const char *text, const char *name, long *values, long capacity, long *count);
+static int shape_path(const char *path, char *out, size_t size);
+static int table_shape_is(const char *path, const char *text, int hidden, int king_mirror, char *err, size_t err_size);
 static int load_table(Network *n, int king_mirror, const char *path, char *err, size_t err_size);
 static int load_network(Network *n, int king_mirror, const char *path, char *err, size_t err_size);
 static int print_checks(Trainer *t, const Network *n, const char *path, Scratch *s);
@@ -203,6 +208,8 @@ static int quantize(double value, double factor);
 static void write_values(FILE *f, const float *values, long count, double factor);
 static void write_bytes(FILE *f, const uint8_t *bytes, long count);
 static void write_hidden_packed(FILE *f, const Network *n);
+static void write_weights(FILE *f, const Network *n, const char *path, const char *shape, const char *summary);
+static void write_shape(FILE *f, const Network *n, const Options *o, const char *shape, const char *summary);
 static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size);
 
 static void usage(FILE *out)
@@ -213,7 +220,8 @@ static void usage(FILE *out)
         "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS] [--threads 2]\n"
         "             [--hidden 256] [--king-mirror 0|1]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
-        "for standard input) and writes it as a C table. Every tenth game (a run of\n"
+        "for standard input) and writes it as a C table (--out) and its shape beside it (the name less\n"
+        "\".h\", then \"-shape.h\": tables/nnue-shape.h). Every tenth game (a run of\n"
         "lines with one result and rising move numbers) is held out for validation. The target\n"
         "blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n"
         "--mirror 1 shows each training position mirrored (files a..h reversed) half of the time.\n"
@@ -221,8 +229,8 @@ static void usage(FILE *out)
         "rank and its file, which rarely seen inputs inherit. --k-data sets the scale of the data's\n"
         "scores (sigmoid(K * SCORE) is a win probability) instead of fitting it to the results.\n"
         "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
-        "from such a file or from a table this tool wrote (tables/nnue.h: its weights, dequantized, to\n"
-        "train further), --check prints the float network's score of each FEN of a file at the end.\n"
+        "from such a file or from a table this tool wrote (tables/nnue.h, with tables/nnue-shape.h beside\n"
+        "it: its weights, dequantized, to train further), --check prints the float network's score of each FEN of a file at the end.\n"
         "--threads (1 to %d) shares each mini-batch among threads; the network is the same with any number.\n"
         "--hidden sets the hidden layer's size per side (a multiple of 16, at most %d).\n"
         "--king-mirror 1 shows each side the board with files a..h reversed while its own king stands\n"
@@ -431,7 +439,7 @@ static int network_alloc(Network *n, int hidden, int copies)
 }
 
 /* Small random hidden weights (about 30 inputs are on at once), zero biases. */
-static void network_init(Network *n, Random *r)
+static void network_init(Network *n, uint64_t *r)
 {
     long i;
     for (i = 0; i < (long)NNUE_INPUTS * n->hidden; i++)
@@ -700,7 +708,7 @@ static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch)
     int epoch, shard;
     BatchJob batch;
     StepJob update;
-    Random r;
+    uint64_t r;
     if (!network_alloc(grad, n->hidden, SHARDS) || !network_alloc(moments, n->hidden, 2) || !order
         || !factors_alloc(&factors, n->hidden) || !mirror) {
         fprintf(stderr, "error: out of memory for the gradients\n");
@@ -717,7 +725,7 @@ static void train(Trainer *t, const Options *o, Network *n, Scratch *scratch)
     update.moment1 = moments[0];
     update.moment2 = moments[1];
     update.factors = &factors;
-    random_seed(&r, o->tool.seed + 1);
+    r = random_seed(o->tool.seed + 1);
     for (j = 0; j < t->train.size; j++)
         order[j] = j;
     for (epoch = 1; epoch <= o->tool.epochs; epoch++) {
@@ -822,6 +830,40 @@ static int table_numbers(const char *text, const char *name, long *values, long 
     return 1;
 }
 
+/* Writes into out the path of the shape header beside the table at path: the table's name less
+ * ".h", then "-shape.h" (tables/nnue.h: tables/nnue-shape.h). Returns 0 if it is too long. */
+static int shape_path(const char *path, char *out, size_t size)
+{
+    size_t length = strlen(path);
+    if (length >= 2 && strcmp(path + length - 2, ".h") == 0)
+        length -= 2;
+    return length < size && snprintf(out, size, "%.*s-shape.h", (int)length, path) < (int)size;
+}
+
+/* Returns 1 if the table at path, whose text is text, has this hidden size and king mirroring,
+ * as its shape header beside it says (or the table itself, written whole as it was before its
+ * shape had a header of its own); else 0, with the reason in err. */
+static int table_shape_is(const char *path, const char *text, int hidden, int king_mirror, char *err, size_t err_size)
+{
+    char define[80], shape[SHAPE_PATH_MAX], *shape_text = NULL;
+    const char *said = text;
+    int ok;
+    if (!strstr(text, "#define NNUE_TABLE_HIDDEN ")) {
+        if (!shape_path(path, shape, sizeof shape) || !(shape_text = read_text_file(shape))) {
+            snprintf(err, err_size, "cannot read the shape of %s (its header beside it, NAME-shape.h)", path);
+            return 0;
+        }
+        said = shape_text;
+    }
+    snprintf(define, sizeof define, "#define NNUE_TABLE_HIDDEN %d\n", hidden);
+    ok = strstr(said, define) && strstr(said, king_mirror ? "#define NNUE_TABLE_KING_MIRROR 1" : "#define NNUE_TABLE_KING_MIRROR 0");
+    if (!ok)
+        snprintf(err, err_size, "%s is not a network of this layout (%d hidden per side, king mirroring %d)", path, hidden,
+                 king_mirror);
+    free(shape_text);
+    return ok;
+}
+
 /* Starts from a table of tools/train.c's own (write_network): its weights divided by the
  * factors they were quantized with, the hidden weights unpacked as extra.c unpacks them
  * (unpack_hidden). The table must have this network's hidden size and king mirroring. */
@@ -830,18 +872,14 @@ static int load_table(Network *n, int king_mirror, const char *path, char *err, 
     long count = (long)NNUE_INPUTS * n->hidden, outputs = 2L * n->hidden * NNUE_BUCKETS, found[6], i, high = 0;
     long total = count + count / 8 + (count / 2 + 1) + n->hidden + outputs + NNUE_BUCKETS;
     long *values = malloc(sizeof(long) * (size_t)total), *low = values, *map, *upper, *bias, *out, *out_bias;
-    char *text = read_text_file(path), define[80];
+    char *text = read_text_file(path);
     int ok = 0;
     if (!values || !text) {
         snprintf(err, err_size, text ? "out of memory for %s" : "cannot read %s", path);
         goto done;
     }
-    snprintf(define, sizeof define, "#define NNUE_TABLE_HIDDEN %d\n", n->hidden);
-    if (!strstr(text, define) || !strstr(text, king_mirror ? "#define NNUE_TABLE_KING_MIRROR 1" : "#define NNUE_TABLE_KING_MIRROR 0")) {
-        snprintf(err, err_size, "%s is not a network of this layout (%d hidden per side, king mirroring %d)", path,
-                 n->hidden, king_mirror);
+    if (!table_shape_is(path, text, n->hidden, king_mirror, err, err_size))
         goto done;
-    }
     map = low + count;
     upper = map + count / 8;
     ok = table_numbers(text, "NNUE_HIDDEN_LOW[", low, count, &found[0]) && found[0] == count
@@ -976,23 +1014,18 @@ static void write_hidden_packed(FILE *f, const Network *n)
     free(rest);
 }
 
-/* Writes the network, quantized as extra.h says, as a C header: first its shape, which
- * extra.h reads (so every file that includes it); then its weights, only where
- * NNUE_TABLE_WEIGHTS is defined (extra.c), the hidden weights packed. */
-static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size)
+/* Writes the network's weights, quantized as extra.h says, as the C header at path, which
+ * extra.c alone reads (the hidden weights packed); its shape is the header `shape`. */
+static void write_weights(FILE *f, const Network *n, const char *path, const char *shape, const char *summary)
 {
-    FILE *f = begin_output(o->tool.out, err, err_size);
     int hidden = n->hidden;
-    if (!f)
-        return 0;
-    fprintf(f, "/* %s: the evaluation network of extra.h (%d inputs, %d hidden per side, 1 output),\n"
-               " * int16 as extra.h says, the hidden weights packed (tools/train.c, write_hidden_packed).\n"
-               " * Generated by tools/train.c (`make train`) from positions labelled by Stockfish 15.1\n"
-               " * (GPL-3; its scores and game results are the training labels); do not edit by hand. Its\n"
-               " * shape is read by extra.h, its weights by extra.c alone.\n%s */\n",
-            o->tool.out, NNUE_INPUTS, hidden, summary);
-    fprintf(f, "#ifndef TABLES_NNUE_H\n#define TABLES_NNUE_H\n#define NNUE_TABLE_HIDDEN %d\n#define NNUE_TABLE_BUCKETS %d\n"
-               "#define NNUE_TABLE_KING_MIRROR %d\n#endif\n\n#ifdef NNUE_TABLE_WEIGHTS\n", hidden, NNUE_BUCKETS, o->king_mirror);
+    fprintf(f, "/* %s: the evaluation network's weights, read by extra.c alone; its shape is\n"
+               " * %s (%d inputs, %d hidden per side, 1 output). int16 as extra.h says, the\n"
+               " * hidden weights packed (tools/train.c, write_hidden_packed). Generated by tools/train.c\n"
+               " * (`make train`) from positions labelled by Stockfish 15.1 (GPL-3; its scores and game\n"
+               " * results are the training labels); do not edit by hand.\n%s */\n",
+            path, shape, NNUE_INPUTS, hidden, summary);
+    fprintf(f, "#ifndef TABLES_NNUE_H\n#define TABLES_NNUE_H\n\n");
     write_hidden_packed(f, n);
     fprintf(f, "static const int16_t NNUE_HIDDEN_BIASES[%d] = {\n", hidden);
     write_values(f, n->hidden_bias, hidden, NNUE_QA);
@@ -1001,12 +1034,51 @@ static int write_network(const Network *n, const Options *o, const char *summary
     fprintf(f, "};\nstatic const int32_t NNUE_OUTPUT_BIASES[%d] = {\n", NNUE_BUCKETS);
     write_values(f, n->output_bias, NNUE_BUCKETS, NNUE_QB);
     fprintf(f, "};\n#endif\n");
-    if (ferror(f)) {
-        snprintf(err, err_size, "cannot write %s", o->tool.out);
-        abandon_output(f, o->tool.out);
+}
+
+/* Writes the network's shape as the C header `shape`, which extra.h reads (so every file that
+ * includes it): its hidden size, output buckets and king mirroring. */
+static void write_shape(FILE *f, const Network *n, const Options *o, const char *shape, const char *summary)
+{
+    fprintf(f, "/* %s: the evaluation network's shape, read by extra.h (so by every file that\n"
+               " * includes it); its weights are %s (%d inputs, %d hidden per side, 1 output from\n"
+               " * one of %d buckets, king mirroring %d). Generated by tools/train.c (`make train`) with\n"
+               " * those weights; do not edit by hand.\n%s */\n",
+            shape, o->tool.out, NNUE_INPUTS, n->hidden, NNUE_BUCKETS, o->king_mirror, summary);
+    fprintf(f, "#ifndef TABLES_NNUE_SHAPE_H\n#define TABLES_NNUE_SHAPE_H\n#define NNUE_TABLE_HIDDEN %d\n"
+               "#define NNUE_TABLE_BUCKETS %d\n#define NNUE_TABLE_KING_MIRROR %d\n#endif\n",
+            n->hidden, NNUE_BUCKETS, o->king_mirror);
+}
+
+/* Writes the network as two C headers, its weights at --out and its shape beside them
+ * (shape_path), each whole before either replaces an older one. */
+static int write_network(const Network *n, const Options *o, const char *summary, char *err, size_t err_size)
+{
+    char shape[SHAPE_PATH_MAX];
+    FILE *weights, *header;
+    if (!shape_path(o->tool.out, shape, sizeof shape)) {
+        snprintf(err, err_size, "the name %s is too long", o->tool.out);
         return 0;
     }
-    return commit_output(f, o->tool.out, err, err_size);
+    if (!(weights = begin_output(o->tool.out, err, err_size)))
+        return 0;
+    if (!(header = begin_output(shape, err, err_size))) {
+        abandon_output(weights, o->tool.out);
+        return 0;
+    }
+    write_weights(weights, n, o->tool.out, shape, summary);
+    write_shape(header, n, o, shape, summary);
+    if (ferror(weights) || ferror(header)) {
+        snprintf(err, err_size, "cannot write %.256s", ferror(weights) ? o->tool.out : shape);
+        abandon_output(weights, o->tool.out);
+        abandon_output(header, shape);
+        return 0;
+    }
+    if (!commit_output(weights, o->tool.out, err, err_size)) {
+        abandon_output(header, shape);
+        return 0;
+    }
+    return commit_output(header, shape, err, err_size);
 }
 
 int main(int argc, char **argv)
@@ -1015,7 +1087,7 @@ int main(int argc, char **argv)
     static Scratch scratch[SHARDS];
     Network n;
     Options o;
-    Random r;
+    uint64_t r;
     char err[400], summary[2000];
     double k_data, before[2], after[2];
     size_t used;
@@ -1037,7 +1109,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: out of memory for the network\n");
         return 1;
     }
-    random_seed(&r, o.tool.seed);
+    r = random_seed(o.tool.seed);
     network_init(&n, &r);
     if (o.load && !load_network(&n, o.king_mirror, o.load, err, sizeof err)) {
         fprintf(stderr, "error: %s\n", err);
@@ -1062,7 +1134,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: %s\n", err);
         return 1;
     }
-    printf("wrote %s\n", o.tool.out);
+    printf("wrote %s and its shape beside it\n", o.tool.out);
     if (o.check && !print_checks(&t, &n, o.check, scratch))
         return 1;
     return 0;

@@ -307,14 +307,14 @@ static void train(Tuner *t, const Options *o, double k, double *mg, double *eg)
     int n = t->weight_count, epoch, i;
     double *grad = calloc((size_t)n * 6, sizeof(double)), *m1, *m2;
     long *order = malloc(sizeof(long) * (size_t)(t->train.size ? t->train.size : 1)), step = 0, j;
-    Random r;
+    uint64_t r;
     if (!grad || !order) {
         fprintf(stderr, "error: out of memory for the gradients\n");
         exit(1);
     }
     m1 = grad + 2 * n;
     m2 = grad + 4 * n;
-    random_seed(&r, o->seed);
+    r = random_seed(o->seed);
     for (j = 0; j < t->train.size; j++)
         order[j] = j;
     for (epoch = 1; epoch <= o->epochs; epoch++) {
@@ -389,7 +389,10 @@ int main(int argc, char **argv)
     const int *weights;
     int i, d;
     size_t used;
-    eval_init();
+    if (!eval_init()) {
+        fprintf(stderr, "error: out of memory for the network\n");
+        return 1;
+    }
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
     t.groups = eval_groups(&t.group_count);

@@ -114,13 +114,13 @@ static const char *web_describe(Board *b, const char *san, const char *coords)
 }
 
 /* The module has no main: each entry point starts with engine_init (which does nothing but the
- * first time), and the search contexts are made by the first call that needs one: choose_move's
- * (page 0), and web_think's (page 1), whose table stays from move to move; NULL when memory is
- * short. */
+ * first time; here for those that search), and the search contexts are made by the first call
+ * that needs one: choose_move's (page 0), and web_think's (page 1), whose table stays from move
+ * to move; NULL when memory is short. */
 static Search *web_search(int page)
 {
     static Search *searches[2];
-    if (!searches[page])
+    if (!searches[page] && engine_init())
         searches[page] = search_new();
     return searches[page];
 }
@@ -136,7 +136,8 @@ const char *web_state(const char *fen)
 {
     Board b;
     char err[200];
-    engine_init();
+    if (!engine_init())
+        return web_error("out of memory");
     if (!board_from_fen(&b, fen, err, sizeof err))
         return web_error(err);
     return web_describe(&b, NULL, NULL);
@@ -149,7 +150,8 @@ const char *web_play(const char *fen, const char *move)
     Undo u;
     Move m;
     char err[200], san[SAN_MAX], coords[8];
-    engine_init();
+    if (!engine_init())
+        return web_error("out of memory");
     if (!board_from_fen(&b, fen, err, sizeof err))
         return web_error(err);
     if (move_from_text(&b, move, &m) != PARSE_OK)
@@ -169,8 +171,7 @@ const char *web_bench(int depth)
     int positions;
     uint64_t nodes;
     double start;
-    engine_init();
-    if ((s = search_new()) == NULL)
+    if (!engine_init() || (s = search_new()) == NULL)
         return web_error("out of memory");
     start = clock_now();
     nodes = bench_run(s, depth > 0 && depth <= MAX_DEPTH ? depth : BENCH_DEPTH, &positions);
@@ -188,7 +189,6 @@ int choose_move(char *fen, char *moves, int timeout)
     Limits limits;
     char err[200], warning[WARNING_MAX + 100];
     int index = -1;
-    engine_init();
     s = web_search(0);
     memset(&limits, 0, sizeof limits);
     limits.start = clock_now();
@@ -284,7 +284,6 @@ const char *web_think(const char *fen, const char *moves, double seconds, int le
     char err[200];
     int key_count, bad;
     double start = clock_now(), budget;
-    engine_init();
     if ((s = web_search(1)) == NULL)
         return web_error("out of memory");
     if (!board_from_fen(&b, fen, err, sizeof err))

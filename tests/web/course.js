@@ -62,7 +62,7 @@ function courseCall(instance, fen, moves, seconds) {
 
 /* Positions: a spread of the perft suite and some reached by random play from the start. */
 function positions(shared, rand) {
-  const epd = fs.readFileSync(path.join(root, 'tests', 'perft.epd'), 'utf8').split('\n').filter(Boolean);
+  const epd = fs.readFileSync(path.join(root, 'tests', 'data', 'perft.epd'), 'utf8').split('\n').filter(Boolean);
   const list = [];
   for (let i = 0; i < epd.length; i += Math.ceil(epd.length / 16)) list.push(epd[i].split(';')[0].trim());
   const boxer = shared;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/perft-bench.sh ENGINE: startpos perft 6 (119,060,324 leaves) with our engine and with
+# tests/manual/perft-bench.sh ENGINE: startpos perft 6 (119,060,324 leaves) with our engine and with
 # Stockfish's `go perft 6`, each the best of 3 runs, and the ratio of the two times.
 set -u
 engine=${1:-./engine}

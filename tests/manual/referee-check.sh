@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/referee-check.sh [ENGINE] [EVERY]: `../shared/referee check` (chess.js judges every
-# answer) over every EVERY-th position of tests/check-positions.fen (default 25: 100 of the
+# tests/manual/referee-check.sh [ENGINE] [EVERY]: `../shared/referee check` (chess.js judges every
+# answer) over every EVERY-th position of tests/data/check-positions.fen (default 25: 100 of the
 # 2500), each in four variants: plain, shuffled move list, check marks stripped, both; 0.05 s
 # a call. The referee judges every answer that comes within 1 s: a bad index, an illegal move,
 # a bad exit status, a crash, and no answer within 1 s (a hang, twenty times the limit) fail. A
@@ -14,14 +14,14 @@ ENGINE=$(cd "$(dirname "${1:-./engine}")" && pwd)/$(basename "${1:-./engine}")
 EVERY=${2:-25}
 LIMIT=0.05
 TOLERANCE_MS=950   # the referee judges answers up to LIMIT and this, and kills at 1 s more
-REFEREE=${REFEREE:-$(cd "$(dirname "$0")/../.." && pwd)/shared/referee}
-here=$(cd "$(dirname "$0")" && pwd)
+REFEREE=${REFEREE:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/referee}
+tests=$(cd "$(dirname "$0")/.." && pwd)
 skip() { echo "SKIP referee-check: $*"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
 command -v node >/dev/null || skip "node is not installed"
 [ -f "$REFEREE/referee.mjs" ] || skip "no referee at $REFEREE (set REFEREE=...)"
 [ -d "$REFEREE/node_modules/chess.js" ] || skip "the referee's node_modules are missing (npm ci in $REFEREE)"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-grep -v '^#' "$here/check-positions.fen" | awk -v n="$EVERY" 'NR % n == 1 || n == 1' >"$tmp/positions.fen"
+grep -v '^#' "$tests/data/check-positions.fen" | awk -v n="$EVERY" 'NR % n == 1 || n == 1' >"$tmp/positions.fen"
 
 # The engine as the referee runs it, noting each call's wall time in ms with its FEN and moves.
 cat >"$tmp/timed" <<EOF

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/timing.sh [ENGINE]: a benchmark, not a unit test (tests/deadline.sh is the test that
+# tests/manual/timing.sh [ENGINE]: a benchmark, not a unit test (tests/deadline.sh is the test that
 # fails on a hang or a call far over its limit). Runs one-shot calls on fixed
 # positions (cycling through them) at each limit of LIMITS (environment, default
 # "0.05 0.2 1 3" seconds), COUNT calls a limit (default 20), while BUSY busy loops (default
@@ -11,8 +11,8 @@ set -u
 engine=${1:-./engine}
 count=${COUNT:-20}
 limits=${LIMITS:-0.05 0.2 1 3}
-here=$(cd "$(dirname "$0")" && pwd)
-positions="$here/timing-positions.txt"   # FEN<TAB>moves, written from chess.js output
+tests=$(cd "$(dirname "$0")/.." && pwd)
+positions="$tests/data/timing-positions.txt"   # FEN<TAB>moves, written from chess.js output
 out=$(mktemp)
 busy=()
 for _ in $(seq "${BUSY:-1}"); do ( while :; do :; done ) & busy+=($!); done

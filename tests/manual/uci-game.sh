@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/uci-game.sh [ENGINE]: the engine in real games, refereed by ../shared/referee
+# tests/manual/uci-game.sh [ENGINE]: the engine in real games, refereed by ../shared/referee
 # (chess.js judges every move): two short games in UCI mode (0.05 s a move, at most 160
 # plies) against a Debian engine, then, if PolyGlot is installed, one short game in xboard
 # mode through PolyGlot (1 s a move, at most 24 plies). Passes when the engine never
@@ -9,7 +9,7 @@
 # 3 checks skipped without PolyGlot).
 set -u
 ENGINE=$(cd "$(dirname "${1:-./engine}")" && pwd)/$(basename "${1:-./engine}")
-REFEREE=${REFEREE:-$(cd "$(dirname "$0")/../.." && pwd)/shared/referee}
+REFEREE=${REFEREE:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/referee}
 OPENINGS=${OPENINGS:-$REFEREE/openings-sample.epd}
 POLYGLOT=${POLYGLOT:-/usr/games/polyglot}
 pass=0; fail=0; skipped=0
