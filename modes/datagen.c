@@ -39,6 +39,7 @@ enum { DATAGEN_DRAW_SCORE = 10, DATAGEN_DRAW_PLIES = 16, DATAGEN_DRAW_AFTER = 10
 /* What playing a game came to: its record, none (its random plies ended it), or neither because
  * the run is stopping or the rescoring engine failed. */
 enum { PLAYED, DROPPED, ABANDONED, RESCORER_FAILED };
+enum { RELEASE, HOLD };              /* run_lock's */
 /* mixes the game's number into the seed; sets the sampling generator apart from the game's */
 #define DATAGEN_GAME_MIX UINT64_C(0xD1B54A32D192ED03)
 #define DATAGEN_SAMPLE_MIX UINT64_C(0x8CB92BA72F3D8DD7)
@@ -118,8 +119,7 @@ static int run_take(DatagenRun *run, int *number);
 static void run_give(DatagenRun *run, int number, const GameRecord *record);
 static void run_write_ready(DatagenRun *run, int skip_gaps);
 static int run_stopping(const DatagenRun *run);
-static void run_lock(DatagenRun *run);
-static void run_unlock(DatagenRun *run);
+static void run_lock(DatagenRun *run, int hold);
 static void run_progress(DatagenRun *run, int last);
 static int game_play_record(DatagenWorker *w, int number);
 static int game_rescore(DatagenWorker *w);
@@ -389,9 +389,9 @@ static void *worker_main(void *arg)
         if (played == PLAYED || played == DROPPED)
             run_give(w->run, number, played == PLAYED ? &w->record : NULL);
         if (played == RESCORER_FAILED) {
-            run_lock(w->run);
+            run_lock(w->run, HOLD);
             w->run->failed = 1;
-            run_unlock(w->run);
+            run_lock(w->run, RELEASE);
         }
     }
     return NULL;
@@ -404,14 +404,14 @@ static int run_take(DatagenRun *run, int *number)
 {
     int taken = -1;
     while (taken < 0) {
-        run_lock(run);
+        run_lock(run, HOLD);
         if (run_stopping(run) || run->next_game >= run->opt->games || (run->deadline > 0 && clock_now() >= run->deadline))
             taken = 0;
         else if (run->next_game < run->next_write + DATAGEN_WINDOW)
             taken = 1;
         if (taken == 1)
             *number = run->next_game++;
-        run_unlock(run);
+        run_lock(run, RELEASE);
         if (taken < 0)
             pause_briefly();
     }
@@ -426,14 +426,14 @@ static void run_give(DatagenRun *run, int number, const GameRecord *record)
     GameRecord *copy = record ? malloc(sizeof *copy) : NULL;
     if (copy)
         *copy = *record;
-    run_lock(run);
+    run_lock(run, HOLD);
     run->write_failed |= record && !copy;
     f->ready = 1;
     f->record = copy;
     run_write_ready(run, 0);
     if (clock_now() - run->shown >= DATAGEN_PROGRESS_SECONDS)
         run_progress(run, 0);
-    run_unlock(run);
+    run_lock(run, RELEASE);
 }
 
 /* Writes the finished games from the next to be written on, while they are ready; with
@@ -465,21 +465,17 @@ static int run_stopping(const DatagenRun *run)
     return datagen_signal != 0 || run->failed;
 }
 
-static void run_lock(DatagenRun *run)
+/* Takes the run's lock (HOLD) or lets it go (RELEASE); a build without threads has none. */
+static void run_lock(DatagenRun *run, int hold)
 {
 #if HAVE_THREADS
-    pthread_mutex_lock(&run->lock);
+    if (hold == HOLD)
+        pthread_mutex_lock(&run->lock);
+    else
+        pthread_mutex_unlock(&run->lock);
 #else
     (void)run;
-#endif
-}
-
-static void run_unlock(DatagenRun *run)
-{
-#if HAVE_THREADS
-    pthread_mutex_unlock(&run->lock);
-#else
-    (void)run;
+    (void)hold;
 #endif
 }
 
