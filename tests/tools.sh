@@ -129,6 +129,25 @@ check '[ $status -eq 0 ] && cmp -s <(weights "$tmp/n4/nnue.h") <(weights "$tmp/n
 run_train "$tmp/n11" --epochs 0 --load "$tmp/n4/nnue.h" >"$tmp/n11.log" 2>&1; status=$?
 check '[ $status -ne 0 ] && grep -q "not a network of this layout" "$tmp/n11.log"' \
   "train --load refuses a table of another hidden size: $(tail -1 "$tmp/n11.log")"
+# data as the trainer takes it from datagen and ../shared/data/labelled: the same lines as game
+# records, xz-compressed or not, give the same positions; the header names each file by its base
+# name and SHA-256, never by a machine's folders
+timeout -k 1 $HANG_SECONDS "$ENGINE" datagen --games 12 --nodes 300 --seed 3 --threads 1 --out "$tmp/d.games" 2>/dev/null
+timeout -k 1 $HANG_SECONDS "$ENGINE" datagen --read "$tmp/d.games" >"$tmp/d.txt" 2>/dev/null
+xz -k "$tmp/d.games" "$tmp/d.txt" 2>/dev/null
+for form in d.games d.games.xz d.txt.xz; do
+  mkdir -p "$tmp/f-$form"
+  (cd "$tmp/f-$form" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$tmp/$form" --out nnue.h --epochs 1 --batch 64 \
+    --hidden 16 --seed 3 >"$tmp/f-$form.log" 2>&1)
+done
+# positions LOG: the training and validation positions the trainer read, added
+positions() { sed -n 's/^\([0-9]*\) training and \([0-9]*\) validation positions.*/\1 + \2/p' "$1" | bc; }
+check '[ -s "$tmp/f-d.games/nnue.h" ] && cmp -s <(weights "$tmp/f-d.games/nnue.h") <(weights "$tmp/f-d.games.xz/nnue.h") \
+  && [ "$(positions "$tmp/f-d.games.log")" = "$(wc -l <"$tmp/d.txt")" ] && [ "$(positions "$tmp/f-d.txt.xz.log")" = "$(wc -l <"$tmp/d.txt")" ]' \
+  "train reads game records, plain or xz, and lines through xz, each position once: $(tail -1 "$tmp/f-d.games.log")"
+sha=$(sha256sum "$tmp/d.games.xz" | cut -d' ' -f1)
+check 'grep -q "^ \* Data: d.games.xz, SHA-256 $sha, [0-9]* positions$" "$tmp/f-d.games.xz/nnue.h" && ! sed -n "1,/\*\//p" "$tmp/f-d.games.xz/nnue.h" | grep -q "$tmp"' \
+  "train names its data by base name and SHA-256, and no folder of this machine: $(grep -m2 "Command\|Data" "$tmp/f-d.games.xz/nnue.h")"
 timeout -k 1 $HANG_SECONDS ./tools/train --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
 check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ] && [ ! -e "$tmp/m-shape.h" ]' \
   "train: a missing file is an error and writes nothing: $(cat "$tmp/m.err")"
