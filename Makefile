@@ -119,24 +119,24 @@ RECORDS = modes/gamefile.c modes/gamefile.h
 tools/tune: tools/tune.c $(TOOLS_COMMON) $(RECORDS) movement.c extra.c $(HEADERS)
 	$(CC) $(WARNINGS) -O2 tools/tune.c tools/common.c modes/gamefile.c movement.c extra.c -lm -o $@
 
-# Fits every weight of extra.c to TUNE_DATA (plain or .xz) and rewrites tables/hce.h.
+# Fits every weight of extra.c to TUNE_DATA (files of lines or game records, plain or .xz) and
+# rewrites tables/hce.h.
 LABELLED = ../shared/data/labelled
 TUNE_DATA ?= $(LABELLED)/sf15-n2000.txt.xz
 TUNE_ARGS ?= --epochs 150 --lambda 0.5 --seed 1
 tune: tools/tune
-	$(if $(filter %.xz,$(TUNE_DATA)),xz -dc,cat) $(TUNE_DATA) | ./tools/tune --data - $(TUNE_ARGS) --out tables/hce.h
+	./tools/tune $(foreach file,$(TUNE_DATA),--data $(file)) $(TUNE_ARGS) --out tables/hce.h
 
 tools/train: tools/train.c $(TOOLS_COMMON) $(RECORDS) movement.c movement.h extra.h tables/nnue-shape.h
 	$(CC) $(WARNINGS) -O3 -march=native -ffast-math -pthread tools/train.c tools/common.c modes/gamefile.c movement.c -lm -o $@
 
-# Trains the network on TRAIN_DATA (plain or .xz files, in turn) and rewrites tables/nnue.h (its
-# weights) and tables/nnue-shape.h (its shape); docs/weights.md lists the files and the command
-# behind the network we ship.
+# Trains the network on TRAIN_DATA (files of lines or game records, plain or .xz, each its own
+# --data) and rewrites tables/nnue.h (its weights) and tables/nnue-shape.h (its shape): with these
+# defaults, the network we ship (docs/weights.md), whose header names each file and its SHA-256.
 TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz
 TRAIN_ARGS ?= --epochs 12 --batch 4096 --rate 0.002 --lambda 0 --mirror 1 --factorize 1 --seed 1 --hidden 512
 train: tools/train
-	for f in $(TRAIN_DATA); do case $$f in *.xz) xz -dc $$f;; *) cat $$f;; esac || exit 1; done \
-	  | ./tools/train --data - $(TRAIN_ARGS) --out tables/nnue.h
+	./tools/train $(foreach file,$(TRAIN_DATA),--data $(file)) $(TRAIN_ARGS) --out tables/nnue.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision, the UCI loop, the table file
 # of --hash-file and the reader of datagen's game records, run for FUZZ_SECONDS each, one after the other, from tests/data/fuzz-corpus/ (tests/README.md).
