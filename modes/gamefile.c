@@ -1,6 +1,7 @@
-/* modes/gamefile.c: game records (docs/datagen.md, "The game records"): the header, a record's
- * bytes, and the reader, which checks each record's length and checksum, then every field it
- * decodes, every move legal in its position, before a caller sees the game. */
+/* modes/gamefile.c: game records (docs/datagen.md, "The game records"): the header, the blocks of
+ * games kept as columns (heads, move codes, marks, score words), and the reader, which checks each
+ * block's length and checksum, then every field it decodes, every move legal in its position,
+ * before a caller sees the game. */
 #include "gamefile.h"
 
 #include <assert.h>
@@ -18,8 +19,11 @@ enum { HEAD_MAX = 1 + 1 + FEN_MAX + 2, VARINT_MAX_BYTES = 3 };
 enum { SCORE_LIMIT = 32767 };
 /* Positions before this ply (counted from 0 at the start position) are not expected to train. */
 enum { EXPECTED_MIN_PLY = 8 };
-/* The order of a position's moves, whose index is a move's code (move_priority): the values of
- * the pieces (EMPTY, PAWN ... KING), and each kind's base. */
+/* The order of a position's moves, whose index is a move's code (move_priority): the pieces'
+ * values (EMPTY, PAWN ... KING); the base of a capture, a promotion, a castling and any other
+ * move; a capture's weight of its victim's value; another move's bonus per value of a piece the
+ * other side attacks, per step towards the centre and for a pawn, and its cost where an enemy
+ * pawn takes. */
 static const int CODE_VALUE[KING + 1] = { 0, 1, 3, 3, 5, 9, 10 };
 enum { PRIORITY_CAPTURE = 10000, PRIORITY_PROMOTION = 9000, PRIORITY_CASTLE = 8000, PRIORITY_QUIET = 4000 };
 enum { PRIORITY_VICTIM = 100, PRIORITY_ESCAPE = 100, PRIORITY_CENTRE = 10, PRIORITY_PAWN = 3, PRIORITY_PAWN_GUARD = 200 };
