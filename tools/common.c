@@ -27,10 +27,10 @@ static char *trim(char *s);
 static int parse_line(char *line, Board *b, int *score, double *result, char *why, size_t why_size);
 static FILE *input_open(const char *path, int *piped, char *err, size_t err_size);
 static int input_close(FILE *f, int piped);
-static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
-                      char *err, size_t err_size);
-static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
-                        char *err, size_t err_size);
+static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, int hold_out,
+                      LabelledCount *count, char *err, size_t err_size);
+static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, int hold_out,
+                        LabelledCount *count, char *err, size_t err_size);
 static int record_position(void *context, const Board *b, int score, int result);
 static void sha256_block(uint32_t *state, const uint8_t *block);
 static const char *base_name(const char *path);
@@ -84,7 +84,7 @@ static int parse_line(char *line, Board *b, int *score, double *result, char *wh
     return 1;
 }
 
-int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
+int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, int hold_out, LabelledCount *count,
                   char *err, size_t err_size)
 {
     int piped, ok;
@@ -93,9 +93,9 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
     if (!f)
         return 0;
     if (gamefile_named(path))
-        ok = records_read(f, path, visit, context, limit, count, err, err_size);
+        ok = records_read(f, path, visit, context, limit, hold_out, count, err, err_size);
     else
-        ok = lines_read(f, path, visit, context, limit, count, err, err_size);
+        ok = lines_read(f, path, visit, context, limit, hold_out, count, err, err_size);
     if (!input_close(f, piped) && ok) {
         snprintf(err, err_size, "%s: xz could not decompress it", path);
         ok = 0;
@@ -141,8 +141,8 @@ static int input_close(FILE *f, int piped)
 }
 
 /* labelled_read's lines. */
-static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
-                      char *err, size_t err_size)
+static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, int hold_out,
+                      LabelledCount *count, char *err, size_t err_size)
 {
     char line[LINE_MAX_BYTES], why[300];
     long number = 0, games = 0;
@@ -175,7 +175,7 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
         last_result = result;
         last_fullmove = b.fullmove;
         last_pieces = pieces;
-        stopped = visit(context, &b, score, result, games % VALIDATION_EVERY == 0) != 0;
+        stopped = visit(context, &b, score, result, games % hold_out == 0) != 0;
     }
     if (stopped) {
         snprintf(err, err_size, "%s: stopped at line %ld", path, number);
@@ -190,8 +190,8 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
 
 /* labelled_read's game records: every training position of each game, every tenth game held
  * out; a damaged file is an error (its first bad game named), not a warning. */
-static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
-                        char *err, size_t err_size)
+static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, int hold_out,
+                        LabelledCount *count, char *err, size_t err_size)
 {
     static GameRecord record;
     GameReader reader;
@@ -205,7 +205,7 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
         return 0;
     while (!stopped && (limit <= 0 || count->good < limit) && (got = gamefile_next(&reader, &record, err, err_size)) == 1) {
         count->lines++;
-        each.held_out = count->lines % VALIDATION_EVERY == 0;
+        each.held_out = count->lines % hold_out == 0;
         stopped = gamefile_visit(&record, record_position, &each) < 0;
     }
     gamefile_close(&reader);
@@ -402,6 +402,7 @@ void tool_defaults(ToolOptions *o, const char *out, int epochs, double rate, dou
     o->rate = rate;
     o->lambda = lambda;
     o->seed = 1;
+    o->hold_out = VALIDATION_EVERY;
 }
 
 int take_number(const NumberOption *table, int count, const char *key, const char *value)
@@ -451,7 +452,7 @@ static int shared_option(ToolOptions *o, const char *key, const char *value)
     }
     {
         const NumberOption numbers[] = {
-            { "--epochs", &o->epochs, NULL }, { "--batch", &o->batch, NULL },
+            { "--epochs", &o->epochs, NULL }, { "--batch", &o->batch, NULL }, { "--hold-out", &o->hold_out, NULL },
             { "--rate", NULL, &o->rate }, { "--lambda", NULL, &o->lambda },
         };
         return take_number(numbers, (int)(sizeof numbers / sizeof numbers[0]), key, value);
@@ -494,7 +495,7 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
     char err[400];
     int d;
     for (d = 0; d < o->data_count; d++) {
-        if (!labelled_read(o->data[d], visit, context, o->limit, &count, err, sizeof err)) {
+        if (!labelled_read(o->data[d], visit, context, o->limit, o->hold_out, &count, err, sizeof err)) {
             fprintf(stderr, "error: %s\n", *failure ? *failure : err);
             return 0;
         }

@@ -9,7 +9,8 @@
 
 #include <stdio.h>
 
-/* Every VALIDATION_EVERY-th game of each file (the last of each ten) is held out, whole:
+/* Every VALIDATION_EVERY-th game of each file (the last of each ten; --hold-out N: of each N) is
+ * held out, whole:
  * the positions of one game are so alike that a held-out line beside its neighbours in
  * training would measure memory, not judgement. A game is a run of lines with one RESULT
  * whose move numbers never fall and whose pieces never grow in number (as datagen writes
@@ -32,7 +33,7 @@ typedef struct {
  * limit > 0. Prints one warning naming the first malformed line. Returns 1, or 0 with a reason
  * in err when the file is missing or unreadable, holds no good line, is damaged (a file of
  * records: nothing of it is trained on then), or the visitor stopped. */
-int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, LabelledCount *count,
+int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, int hold_out, LabelledCount *count,
                   char *err, size_t err_size);
 /* Writes the SHA-256 of the file at path (as stored, compressed or not) into hex, 64 digits;
  * returns 0 if it cannot be read. */
@@ -71,6 +72,7 @@ typedef struct {
     double lambda;
     uint64_t seed;
     long limit;
+    int hold_out;       /* every hold_out-th game held out for validation (VALIDATION_EVERY unless set) */
 } ToolOptions;
 
 /* Sets o to the defaults both tools share (batch 16384, seed 1, nothing else set) and these. */

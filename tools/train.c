@@ -216,13 +216,14 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
-        "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--mirror 0|1]\n"
+        "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--hold-out 10] [--mirror 0|1]\n"
         "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS] [--threads 2]\n"
         "             [--hidden 256] [--king-mirror 0|1]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
-        "for standard input) and writes it as a C table (--out) and its shape beside it (the name less\n"
-        "\".h\", then \"-shape.h\": tables/nnue-shape.h). Every tenth game (a run of\n"
-        "lines with one result and rising move numbers) is held out for validation. The target\n"
+        "for standard input; a name ending in .games or .games.xz: datagen's game records; one ending in\n"
+        ".xz is read through xz -dc) and writes it as a C table (--out) and its shape beside it (the name\n"
+        "less \".h\", then \"-shape.h\": tables/nnue-shape.h). Every tenth game (--hold-out N: every N-th; a\n"
+        "run of lines with one result and rising move numbers) is held out for validation. The target\n"
         "blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n"
         "--mirror 1 shows each training position mirrored (files a..h reversed) half of the time.\n"
         "--factorize 1 (the default) also learns each piece's weights shared by all its squares, its\n"
@@ -248,10 +249,10 @@ static int parse_options(int argc, char **argv, Options *o)
     o->hidden = 256;
     if (!tool_options(argc, argv, c, usage, take_option, o))
         return 0;
-    if (!c->data_count || c->epochs < 0 || c->batch < 1 || c->rate <= 0 || c->lambda < 0 || c->lambda > 1 || o->k_data < 0
+    if (!c->data_count || c->epochs < 0 || c->batch < 1 || c->hold_out < 2 || c->rate <= 0 || c->lambda < 0 || c->lambda > 1 || o->k_data < 0
         || o->threads < 1 || o->threads > SHARDS || o->hidden < 16 || o->hidden > NNUE_HIDDEN_MAX || o->hidden % 16
         || o->king_mirror < 0 || o->king_mirror > 1) {
-        fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1], threads 1 to %d,"
+        fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, hold-out >= 2, rate > 0, lambda in [0, 1], threads 1 to %d,"
                 " hidden a multiple of 16 up to %d, king-mirror 0 or 1\n", SHARDS, NNUE_HIDDEN_MAX);
         return 0;
     }

@@ -81,10 +81,11 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: tune --data FILE [--data FILE ...] [--out tables/hce.h] [--epochs 200] [--batch 16384]\n"
-        "            [--rate 1.0] [--lambda 0.5] [--seed 1] [--limit LINES]\n"
+        "            [--rate 1.0] [--lambda 0.5] [--seed 1] [--limit LINES] [--hold-out 10]\n"
         "Fits the weights of extra.c to labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
-        "for standard input) and writes them as a C table. Every tenth game (a run of\n"
-        "lines with one result and rising move numbers) is held out for validation. The target\n"
+        "for standard input; a name ending in .games or .games.xz: datagen's game records; one ending in\n"
+        ".xz is read through xz -dc) and writes them as a C table. Every tenth game (--hold-out N: every\n"
+        "N-th; a run of lines with one result and rising move numbers) is held out for validation. The target\n"
         "blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n");
 }
 
@@ -93,8 +94,8 @@ static int parse_options(int argc, char **argv, Options *o)
     tool_defaults(o, "tables/hce.h", 200, 1.0, 0.5);
     if (!tool_options(argc, argv, o, usage, NULL, NULL))
         return 0;
-    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1) {
-        fprintf(stderr, "error: tune needs --data FILE; epochs >= 0, batch >= 1, rate > 0, lambda in [0, 1]\n");
+    if (!o->data_count || o->epochs < 0 || o->batch < 1 || o->hold_out < 2 || o->rate <= 0 || o->lambda < 0 || o->lambda > 1) {
+        fprintf(stderr, "error: tune needs --data FILE; epochs >= 0, batch >= 1, hold-out >= 2, rate > 0, lambda in [0, 1]\n");
         return 0;
     }
     return 1;
