@@ -253,6 +253,7 @@ static int datagen_read(const char *path)
     if (gamefile_open(&reader, f, path, err, sizeof err))
         while ((got = gamefile_next(&reader, &record, err, sizeof err)) == 1)
             gamefile_print(&record, stdout);
+    gamefile_close(&reader);
     fclose(f);
     if (got != 0)
         print_line(stderr, "error: datagen: %s", err);
@@ -371,6 +372,7 @@ static void run_games(DatagenRun *run, DatagenWorker *workers, int count)
         if (workers[i].started)
             pthread_join(workers[i].thread, NULL);
 #endif
+    run_write_ready(run, 1);
     run_progress(run, 1);
     if (run->failed)
         fprintf(stderr, "error: datagen: the rescoring engine stopped answering\n");
@@ -484,7 +486,7 @@ static void run_lock(DatagenRun *run, int hold)
 static void run_progress(DatagenRun *run, int last)
 {
     double now = clock_now(), elapsed = now - run->start, left = -1;
-    long done = run->next_write;
+    long done = run->next_write; /* numbers done, kept or dropped */
     char of[32] = "", remaining[48] = "";
     if (run->opt->games < DATAGEN_GAMES_MAX) {
         snprintf(of, sizeof of, "/%d", run->opt->games);
@@ -495,7 +497,7 @@ static void run_progress(DatagenRun *run, int last)
         left = run->deadline - now > 0 ? run->deadline - now : 0;
     if (!last && left >= 0)
         snprintf(remaining, sizeof remaining, ", %d:%02d:%02d left", (int)(left / 3600), (int)(left / 60) % 60, (int)left % 60);
-    fprintf(stderr, "datagen: %ld%s games, %lld positions, %.0f positions an hour, %.1f s%s\n", done, of,
+    fprintf(stderr, "datagen: %ld%s games, %lld positions, %.0f positions an hour, %.1f s%s\n", run->games_written, of,
             run->positions_written, elapsed > 0 ? (double)run->positions_written * SECONDS_PER_HOUR / elapsed : 0.0,
             elapsed, remaining);
     run->shown = now;
