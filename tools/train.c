@@ -1092,6 +1092,7 @@ int main(int argc, char **argv)
     char err[400], summary[2000];
     double k_data, before[2], after[2];
     size_t used;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a line an epoch, also into a log */
     movement_init();
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;

@@ -390,6 +390,7 @@ int main(int argc, char **argv)
     const int *weights;
     int i, d;
     size_t used;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a line an epoch, also into a log */
     if (!eval_init()) {
         fprintf(stderr, "error: out of memory for the network\n");
         return 1;
