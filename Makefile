@@ -133,8 +133,10 @@ tools/train: tools/train.c $(TOOLS_COMMON) $(RECORDS) movement.c movement.h extr
 # Trains the network on TRAIN_DATA (files of lines or game records, plain or .xz, each its own
 # --data) and rewrites tables/nnue.h (its weights) and tables/nnue-shape.h (its shape): with these
 # defaults, the network we ship (docs/weights.md), whose header names each file and its SHA-256.
-TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz
-TRAIN_ARGS ?= --epochs 12 --batch 4096 --rate 0.002 --lambda 0 --mirror 1 --factorize 1 --seed 1 --hidden 512
+TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz \
+              $(LABELLED)/own-c8-n1000.txt.xz
+TRAIN_ARGS ?= --epochs 20 --batch 4096 --rate 0.002 --lambda 0 --k-data 0.006226 --hold-out 50 \
+              --mirror 1 --factorize 1 --seed 1 --hidden 640 --threads 2
 train: tools/train
 	./tools/train $(foreach file,$(TRAIN_DATA),--data $(file)) $(TRAIN_ARGS) --out tables/nnue.h
 
