@@ -294,13 +294,12 @@ static int run_open(DatagenRun *run, const DatagenOptions *opt, char *tmp, size_
     return 0;
 }
 
-/* Writes what is left (the games finished after one that was not), closes the output and names
- * it FILE (not made when the run failed before a game was finished); returns the run's exit
- * status, status unless writing failed. */
+/* Ends the records (run_games wrote the last games), closes the output and names it FILE (not
+ * made when the run failed before a game was finished); returns the run's exit status, status
+ * unless writing failed. */
 static int run_close(DatagenRun *run, int status, const char *tmp)
 {
     const char *name = run->opt->out ? tmp : "stdout";
-    run_write_ready(run, 1);
     if (run->binary)
         run->write_failed |= !gamefile_finish(&run->writer);
     if (fflush(run->out) != 0 || ferror(run->out) || run->write_failed) {
@@ -356,8 +355,9 @@ static void workers_stop(DatagenWorker *workers, int count, Search *first)
     }
 }
 
-/* Plays the run's games on the workers' threads, this one the first's, and says how the run
- * ended. */
+/* Plays the run's games on the workers' threads, this one the first's; once all are done,
+ * writes the finished games not yet written (those after one left unfinished) and says how
+ * the run ended. */
 static void run_games(DatagenRun *run, DatagenWorker *workers, int count)
 {
 #if HAVE_THREADS
