@@ -131,14 +131,16 @@ tools/train: tools/train.c $(TOOLS_COMMON) $(RECORDS) movement.c movement.h extr
 	$(CC) $(WARNINGS) -O3 -march=native -ffast-math -pthread tools/train.c tools/common.c modes/gamefile.c movement.c -lm -o $@
 
 # Trains the network on TRAIN_DATA (files of lines or game records, plain or .xz, each its own
-# --data) and rewrites tables/nnue.h (its weights) and tables/nnue-shape.h (its shape): with these
-# defaults, the network we ship (docs/weights.md), whose header names each file and its SHA-256.
+# --data), from the tables/nnue.h of commit START (empty: from scratch), and rewrites tables/nnue.h
+# (its weights) and tables/nnue-shape.h (its shape): with these defaults, the network we ship
+# (docs/weights.md), whose header names START and each file with its SHA-256.
 TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz \
               $(LABELLED)/own-c8-n1000.txt.xz
+START ?=
 TRAIN_ARGS ?= --epochs 20 --batch 4096 --rate 0.002 --lambda 0 --k-data 0.006226 --hold-out 50 \
               --mirror 1 --factorize 1 --seed 1 --hidden 640 --threads 2
 train: tools/train
-	./tools/train $(foreach file,$(TRAIN_DATA),--data $(file)) $(TRAIN_ARGS) --out tables/nnue.h
+	./tools/train $(foreach file,$(TRAIN_DATA),--data $(file)) $(if $(START),--start $(START)) $(TRAIN_ARGS) --out tables/nnue.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision, the UCI loop, the table file
 # of --hash-file and the reader of datagen's game records, run for FUZZ_SECONDS each, one after the other, from tests/data/fuzz-corpus/ (tests/README.md).

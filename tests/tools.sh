@@ -129,6 +129,54 @@ check '[ $status -eq 0 ] && cmp -s <(weights "$tmp/n4/nnue.h") <(weights "$tmp/n
 run_train "$tmp/n11" --epochs 0 --load "$tmp/n4/nnue.h" >"$tmp/n11.log" 2>&1; status=$?
 check '[ $status -ne 0 ] && grep -q "not a network of this layout" "$tmp/n11.log"' \
   "train --load refuses a table of another hidden size: $(tail -1 "$tmp/n11.log")"
+# --start COMMIT: a network starts from the table a commit of the repository here left in git's
+# history. A repository of three commits: n4's table and shape; the same table written whole (its
+# shape inside, as tables were until the shape had a header of its own); no table at all.
+repo=$tmp/repo
+mkdir -p "$repo/tables" && cp "$DATA" "$repo/"
+git_commit() { git -C "$repo" -c user.name=test -c user.email=test@example.com commit -qm "$1" && git -C "$repo" rev-parse HEAD; }
+git -C "$repo" init -q && cp "$tmp/n4/nnue.h" "$tmp/n4/nnue-shape.h" "$repo/tables/" && git -C "$repo" add tables
+split=$(git_commit "a table and its shape")
+split_sha=$(sha256sum <"$repo/tables/nnue.h" | cut -d' ' -f1)
+cp "$tmp/one/table.h" "$repo/tables/nnue.h" && git -C "$repo" rm -q tables/nnue-shape.h && git -C "$repo" add tables
+whole=$(git_commit "a table written whole")
+git -C "$repo" rm -q tables/nnue.h
+none=$(git_commit "no table")
+# start_train OUT ARGS...: train in the repository (the data beside it, named as the header names it), the
+# table and its shape moved to OUT
+start_train() { local out=$1; shift; mkdir -p "$out"
+  (cd "$repo" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$(basename "$DATA")" --out nnue.h "$@" \
+    && mv nnue.h nnue-shape.h "$out/"); }
+start_train "$tmp/s1" --epochs 0 --hidden 128 --start "${split:0:10}" >"$tmp/s1.log" 2>&1; status=$?
+check '[ $status -eq 0 ] && cmp -s <(weights "$tmp/n4/nnue.h") <(weights "$tmp/s1/nnue.h")' \
+  "train --start gives back the weights of the commit's table (status $status): $(tail -1 "$tmp/s1.log")"
+check 'grep -qx " \* Start: $split tables/nnue.h SHA-256 $split_sha" "$tmp/s1/nnue.h"' \
+  "train --start names the full commit and its table's SHA-256 on a Start line: $(grep Start "$tmp/s1/nnue.h")"
+start_train "$tmp/s2" --epochs 0 --hidden 128 --start "$whole" >"$tmp/s2.log" 2>&1; status=$?
+check '[ $status -eq 0 ] && cmp -s <(weights "$tmp/n4/nnue.h") <(weights "$tmp/s2/nnue.h")' \
+  "train --start reads a table written whole, its shape inside (status $status): $(tail -1 "$tmp/s2.log")"
+# the rebuild: the header's command, run again where the Start commit and the Data files are,
+# gives the same bytes
+start_train "$tmp/s3" --epochs 2 --batch 256 --seed 5 --hidden 128 --start "$split" >"$tmp/s3.log" 2>&1; status=$?
+command=$(sed -n 's/^ \* Command: train //p' "$tmp/s3/nnue.h")
+(cd "$repo" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" $command >"$tmp/s4.log" 2>&1); again=$?
+check '[ $status -eq 0 ] && [ $again -eq 0 ] && ! cmp -s <(weights "$tmp/n4/nnue.h") <(weights "$tmp/s3/nnue.h") \
+  && cmp -s "$tmp/s3/nnue.h" "$repo/nnue.h" && cmp -s "$tmp/s3/nnue-shape.h" "$repo/nnue-shape.h"' \
+  "train --start: the header's command makes the same network again, byte for byte (status $status, $again): $command"
+start_train "$tmp/s5" --epochs 0 --hidden 128 --start "$none" >"$tmp/s5.log" 2>&1; status=$?
+check '[ $status -eq 1 ] && grep -q "has no tables/nnue.h" "$tmp/s5.log" && [ ! -e "$tmp/s5/nnue.h" ]' \
+  "train --start refuses a commit without a table: $(tail -1 "$tmp/s5.log")"
+start_train "$tmp/s6" --epochs 0 --hidden 128 --start 0123456789abcdef >"$tmp/s6.log" 2>&1; status=$?
+check '[ $status -eq 1 ] && grep -q "not in the history" "$tmp/s6.log"' "train --start refuses a commit not in the history: $(tail -1 "$tmp/s6.log")"
+start_train "$tmp/s7" --epochs 0 --start "$split" >"$tmp/s7.log" 2>&1; status=$?
+check '[ $status -eq 1 ] && grep -q "not a network of this layout" "$tmp/s7.log"' \
+  "train --start refuses a table of another hidden size: $(tail -1 "$tmp/s7.log")"
+start_train "$tmp/s8" --epochs 0 --hidden 128 --start "HEAD; true" >"$tmp/s8.log" 2>&1; status=$?
+check '[ $status -eq 1 ] && grep -q "hexadecimal digits" "$tmp/s8.log"' "train --start takes hexadecimal digits alone: $(tail -1 "$tmp/s8.log")"
+start_train "$tmp/s9" --epochs 0 --hidden 128 --start "$split" --load "$tmp/n4/nnue.h" >"$tmp/s9.log" 2>&1; status=$?
+check '[ $status -eq 2 ] && [ "$(grep -c "" "$tmp/s9.log")" = 1 ]' "train: --start and --load together are a usage error: $(cat "$tmp/s9.log")"
+check 'make -s -n train START=abcdef12 | grep -q -- "--start abcdef12 " && ! make -s -n train START= | grep -q -- "--start"' \
+  "make train passes START as --start, and none when it is empty"
 # data as the trainer takes it from datagen and ../shared/data/labelled: the same lines as game
 # records, xz-compressed or not, give the same positions; the header names each file by its base
 # name and SHA-256, never by a machine's folders
@@ -142,6 +190,10 @@ for form in d.games d.games.xz d.txt.xz; do
 done
 # positions LOG: the training and validation positions the trainer read, added
 positions() { sed -n 's/^\([0-9]*\) training and \([0-9]*\) validation positions.*/\1 + \2/p' "$1" | bc; }
+(cd "$tmp/f-d.txt.xz" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$tmp/d.txt.xz" --limit 100 --hold-out 2 --out limit.h \
+  --epochs 0 --hidden 16 >"$tmp/limit.log" 2>&1); status=$?
+check '[ $status -eq 0 ] && grep -q "100 lines, 100 positions" "$tmp/limit.log"' \
+  "train --limit stops reading an xz file early, which is no error: $(tail -1 "$tmp/limit.log")"
 check '[ -s "$tmp/f-d.games/nnue.h" ] && cmp -s <(weights "$tmp/f-d.games/nnue.h") <(weights "$tmp/f-d.games.xz/nnue.h") \
   && [ "$(positions "$tmp/f-d.games.log")" = "$(wc -l <"$tmp/d.txt")" ] && [ "$(positions "$tmp/f-d.txt.xz.log")" = "$(wc -l <"$tmp/d.txt")" ]' \
   "train reads game records, plain or xz, and lines through xz, each position once: $(tail -1 "$tmp/f-d.games.log")"

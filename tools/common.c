@@ -22,6 +22,13 @@ typedef struct {
     LabelledCount *count;
 } RecordVisit;
 
+/* A SHA-256 in progress: the state, the block being filled and the bytes taken so far. */
+typedef struct {
+    uint32_t state[8];
+    uint8_t block[64];
+    uint64_t bytes;
+} Sha256;
+
 /* prototypes */
 static char *trim(char *s);
 static int parse_line(char *line, Board *b, int *score, double *result, char *why, size_t why_size);
@@ -33,6 +40,10 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
                         LabelledCount *count, char *err, size_t err_size);
 static int record_position(void *context, const Board *b, int score, int result);
 static void sha256_block(uint32_t *state, const uint8_t *block);
+static void sha256_start(Sha256 *h);
+static void sha256_add(Sha256 *h, const uint8_t *data, size_t size);
+static void sha256_end(Sha256 *h, char hex[65]);
+static char *read_stream(FILE *f, size_t *length);
 static const char *base_name(const char *path);
 static void temporary_name(const char *path, char *out, size_t size);
 
@@ -96,7 +107,8 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
         ok = records_read(f, path, visit, context, limit, hold_out, count, err, err_size);
     else
         ok = lines_read(f, path, visit, context, limit, hold_out, count, err, err_size);
-    if (!input_close(f, piped) && ok) {
+    /* xz, cut off by a limit, is stopped by its broken pipe: its status says nothing then */
+    if (!input_close(f, piped) && ok && !count->cut) {
         snprintf(err, err_size, "%s: xz could not decompress it", path);
         ok = 0;
     }
@@ -177,6 +189,7 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
         last_pieces = pieces;
         stopped = visit(context, &b, score, result, games % hold_out == 0) != 0;
     }
+    count->cut = limit > 0 && number >= limit && !feof(f);
     if (stopped) {
         snprintf(err, err_size, "%s: stopped at line %ld", path, number);
         return 0;
@@ -209,6 +222,7 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
         stopped = gamefile_visit(&record, record_position, &each) < 0;
     }
     gamefile_close(&reader);
+    count->cut = got == 1 && limit > 0 && count->good >= limit;
     if (stopped)
         snprintf(err, err_size, "%s: stopped at game %ld", path, count->lines);
     else if (got >= 0 && count->good == 0)
@@ -262,36 +276,67 @@ static void sha256_block(uint32_t *state, const uint8_t *block)
         state[i] += v[i];
 }
 
-int file_sha256(const char *path, char hex[65])
+static void sha256_start(Sha256 *h)
 {
     static const uint32_t START[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-    uint32_t state[8];
-    uint8_t block[128];
-    uint64_t bytes = 0;
-    size_t got = 64, pad;
+    memcpy(h->state, START, sizeof h->state);
+    h->bytes = 0;
+}
+
+static void sha256_add(Sha256 *h, const uint8_t *data, size_t size)
+{
+    while (size > 0) {
+        size_t fill = (size_t)(h->bytes % 64), take = 64 - fill < size ? 64 - fill : size;
+        memcpy(h->block + fill, data, take);
+        h->bytes += take;
+        data += take;
+        size -= take;
+        if (fill + take == 64)
+            sha256_block(h->state, h->block);
+    }
+}
+
+/* The padding (a one bit, zeros, and the length in bits, in one block or two), then the digest
+ * as 64 hexadecimal digits. */
+static void sha256_end(Sha256 *h, char hex[65])
+{
+    uint64_t bits = h->bytes * 8;
+    uint8_t one = 0x80, zero = 0, length[8];
     int i;
+    sha256_add(h, &one, 1);
+    while (h->bytes % 64 != 56)
+        sha256_add(h, &zero, 1);
+    for (i = 0; i < 8; i++)
+        length[i] = (uint8_t)(bits >> (56 - 8 * i));
+    sha256_add(h, length, sizeof length);
+    for (i = 0; i < 8; i++)
+        snprintf(hex + 8 * i, 9, "%08lx", (unsigned long)h->state[i]);
+}
+
+int file_sha256(const char *path, char hex[65])
+{
+    static uint8_t chunk[1 << 16];
+    Sha256 h;
+    size_t got;
+    int ok;
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
-    memcpy(state, START, sizeof state);
-    while (got == 64 && (got = fread(block, 1, 64, f)) == 64) {
-        sha256_block(state, block);
-        bytes += 64;
-    }
-    bytes += got;
+    sha256_start(&h);
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sha256_add(&h, chunk, got);
+    ok = !ferror(f);
     fclose(f);
-    /* the padding: a one bit, zeros, and the length in bits, in one block or two */
-    block[got] = 0x80;
-    pad = got < 56 ? 64 : 128;
-    memset(block + got + 1, 0, pad - got - 1);
-    for (i = 0; i < 8; i++)
-        block[pad - 1 - i] = (uint8_t)(bytes * 8 >> (8 * i));
-    sha256_block(state, block);
-    if (pad == 128)
-        sha256_block(state, block + 64);
-    for (i = 0; i < 8; i++)
-        snprintf(hex + 8 * i, 9, "%08lx", (unsigned long)state[i]);
-    return 1;
+    sha256_end(&h, hex);
+    return ok;
+}
+
+void text_sha256(const char *text, size_t size, char hex[65])
+{
+    Sha256 h;
+    sha256_start(&h);
+    sha256_add(&h, (const uint8_t *)text, size);
+    sha256_end(&h, hex);
 }
 
 double random_unit(uint64_t *state)
@@ -352,31 +397,54 @@ void abandon_output(FILE *f, const char *path)
     remove(tmp);
 }
 
-char *read_text_file(const char *path)
+/* Reads the rest of f into a string of *length bytes and a '\\0' (NULL on a read error or when
+ * memory is short). */
+static char *read_stream(FILE *f, size_t *length)
 {
-    FILE *f = fopen(path, "rb");
     char *text = NULL, *grown;
-    long capacity = 0, length = 0;
+    long capacity = 0, used = 0;
     size_t got = 1;
-    if (!f)
-        return NULL;
     while (got > 0) {
-        if (!(grown = grow_array(text, &capacity, length + 65536, 1, 65536))) {
+        if (!(grown = grow_array(text, &capacity, used + 65536, 1, 65536))) {
             free(text);
-            fclose(f);
             return NULL;
         }
         text = grown;
-        got = fread(text + length, 1, (size_t)(capacity - length - 1), f);
-        length += (long)got;
+        got = fread(text + used, 1, (size_t)(capacity - used - 1), f);
+        used += (long)got;
     }
     if (ferror(f)) {
         free(text);
-        text = NULL;
-    } else {
-        text[length] = '\0';
+        return NULL;
     }
+    text[used] = '\0';
+    *length = (size_t)used;
+    return text;
+}
+
+char *read_text_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text;
+    size_t length;
+    if (!f)
+        return NULL;
+    text = read_stream(f, &length);
     fclose(f);
+    return text;
+}
+
+char *command_output(const char *command, size_t *length)
+{
+    FILE *f = popen(command, "r");
+    char *text;
+    if (!f)
+        return NULL;
+    text = read_stream(f, length);
+    if (pclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
     return text;
 }
 
@@ -517,12 +585,15 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-size_t tool_command(char *summary, size_t size, const char *tool, const ToolOptions *o, int argc, char **argv)
+size_t tool_command(char *summary, size_t size, const char *tool, const ToolOptions *o, int argc, char **argv,
+                    const char *start)
 {
     size_t used = (size_t)snprintf(summary, size, " * Command: %s", tool);
     int i;
     for (i = 1; i < argc && used < size - 200; i++)
         used += (size_t)snprintf(summary + used, size - used, " %s", base_name(argv[i]));
+    if (start)
+        used += (size_t)snprintf(summary + used, size - used, "\n%s", start);
     for (i = 0; i < o->data_count && used < size - 200; i++)
         used += (size_t)snprintf(summary + used, size - used, "\n * Data: %s, SHA-256 %s, %ld positions", base_name(o->data[i]),
                                  o->data_sha256[i], o->data_positions[i]);

@@ -25,6 +25,7 @@ typedef struct {
     long lines;         /* every line read, blank ones included; or every game of a file of records */
     long good;          /* handed to the visitor */
     long malformed;     /* skipped: bad FEN, missing field, a number that is not one */
+    int cut;            /* 1 when the limit ended the reading before the file's end */
 } LabelledCount;
 
 /* Reads path ("-": standard input; a name ending in .xz through `xz -dc`): lines, or with a name
@@ -38,6 +39,8 @@ int labelled_read(const char *path, LabelledVisit visit, void *context, long lim
 /* Writes the SHA-256 of the file at path (as stored, compressed or not) into hex, 64 digits;
  * returns 0 if it cannot be read. */
 int file_sha256(const char *path, char hex[65]);
+/* Writes the SHA-256 of the size bytes at text into hex, 64 digits. */
+void text_sha256(const char *text, size_t size, char hex[65]);
 
 /* Draws from the rules' generator (movement.h's random_seed and random_next, which give the
  * numbers the tools' own generator gave before it was shared, so that the seeds docs/weights.md
@@ -53,6 +56,9 @@ void *grow_array(void *array, long *capacity, long need, size_t item, long first
 /* Returns the whole of the file at path as a string (NULL if it cannot be read or memory is
  * short); the caller frees it. */
 char *read_text_file(const char *path);
+/* Runs command through the shell and returns what it wrote on stdout, *length bytes and a '\0'
+ * (NULL if it could not be run, failed, or memory is short); the caller frees it. */
+char *command_output(const char *command, size_t *length);
 
 /* The logistic function 1 / (1 + e^-x). */
 double sigmoid(double x);
@@ -101,8 +107,10 @@ int take_number(const NumberOption *table, int count, const char *key, const cha
  * after one error line (*failure, when the visitor set it, says why). */
 int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure);
 /* Writes " * Command: TOOL ARGS", each file named by its base name alone (no machine's folders),
- * then a " * Data: NAME, SHA-256 HEX, N positions" line for each data file read, into summary. */
-size_t tool_command(char *summary, size_t size, const char *tool, const ToolOptions *o, int argc, char **argv);
+ * then the line start when it is not NULL (" * Start: ..."), then a " * Data: NAME, SHA-256 HEX, N
+ * positions" line for each data file read, into summary. */
+size_t tool_command(char *summary, size_t size, const char *tool, const ToolOptions *o, int argc, char **argv,
+                    const char *start);
 
 /* Opens path.tmp for writing; commit_output renames it over path once it is complete, and
  * abandon_output removes it. Each returns 1, or 0 with a reason in err. */

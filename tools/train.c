@@ -30,6 +30,9 @@
 enum { EXIT_USAGE = 2, MAX_INPUTS = 32, SHARDS = 8 };
 /* The longest path of a table's shape header (shape_path). */
 enum { SHAPE_PATH_MAX = 4096 };
+/* Where a commit of this repository keeps its network (--start): the table and its shape. */
+#define START_TABLE "tables/nnue.h"
+#define START_SHAPE "tables/nnue-shape.h"
 
 /* The hand-written evaluation's fitted scale (tools/tune.c on the Stockfish data). */
 #define EVAL_K 0.00616
@@ -160,7 +163,8 @@ typedef struct {
     int factorize;          /* 1: learn shared piece, rank and file components (Factors) */
     double k_data;          /* the scale of the data's scores, or 0 to fit it to the results */
     const char *save;       /* the float network, written after every epoch, or NULL */
-    const char *load;       /* a float network to start from instead of random weights, or NULL */
+    const char *load;       /* a float network or a table to start from instead of random weights, or NULL */
+    const char *start;      /* a commit whose START_TABLE to start from (load_start), or NULL */
     const char *check;      /* FENs whose float scores are printed at the end, or NULL */
     int threads;
     int hidden;             /* per side */
@@ -200,9 +204,15 @@ static int save_floats(const Network *n, const char *path, char *err, size_t err
 static int load_floats(Network *n, const char *path, char *err, size_t err_size);
 static int table_numbers(const char *text, const char *name, long *values, long capacity, long *count);
 static int shape_path(const char *path, char *out, size_t size);
-static int table_shape_is(const char *path, const char *text, int hidden, int king_mirror, char *err, size_t err_size);
+static int table_shape_is(const char *name, const char *text, const char *shape, int hidden, int king_mirror, char *err,
+                          size_t err_size);
+static int table_has_shape(const char *text);
+static int load_table_text(Network *n, int king_mirror, const char *name, const char *text, const char *shape, char *err,
+                           size_t err_size);
 static int load_table(Network *n, int king_mirror, const char *path, char *err, size_t err_size);
 static int load_network(Network *n, int king_mirror, const char *path, char *err, size_t err_size);
+static int load_start(Network *n, int king_mirror, const char *commit, char *line, size_t line_size, char *err,
+                      size_t err_size);
 static int print_checks(Trainer *t, const Network *n, const char *path, Scratch *s);
 static int quantize(double value, double factor);
 static void write_values(FILE *f, const float *values, long count, double factor);
@@ -217,8 +227,8 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
         "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--hold-out 10] [--mirror 0|1]\n"
-        "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET] [--check FENS] [--threads 2]\n"
-        "             [--hidden 256] [--king-mirror 0|1]\n"
+        "             [--factorize 0|1] [--k-data K] [--save NET] [--load NET | --start COMMIT] [--check FENS]\n"
+        "             [--threads 2] [--hidden 256] [--king-mirror 0|1]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input; a name ending in .games or .games.xz: datagen's game records; one ending in\n"
         ".xz is read through xz -dc) and writes it as a C table (--out) and its shape beside it (the name\n"
@@ -231,7 +241,10 @@ static void usage(FILE *out)
         "scores (sigmoid(K * SCORE) is a win probability) instead of fitting it to the results.\n"
         "--save writes the network in floats after every epoch (NET.tmp, then renamed), --load starts\n"
         "from such a file or from a table this tool wrote (tables/nnue.h, with tables/nnue-shape.h beside\n"
-        "it: its weights, dequantized, to train further), --check prints the float network's score of each FEN of a file at the end.\n"
+        "it: its weights, dequantized, to train further). --start COMMIT starts from the " START_TABLE " of that\n"
+        "commit of the repository here (read with git) and names it in the table's header on a line\n"
+        "`Start: COMMIT " START_TABLE " SHA-256 HEX`, so that the header's command and its Start and Data\n"
+        "lines make the network again. --check prints the float network's score of each FEN of a file at the end.\n"
         "--threads (1 to %d) shares each mini-batch among threads; the network is the same with any number.\n"
         "--hidden sets the hidden layer's size per side (a multiple of 16, at most %d).\n"
         "--king-mirror 1 shows each side the board with files a..h reversed while its own king stands\n"
@@ -251,9 +264,9 @@ static int parse_options(int argc, char **argv, Options *o)
         return 0;
     if (!c->data_count || c->epochs < 0 || c->batch < 1 || c->hold_out < 2 || c->rate <= 0 || c->lambda < 0 || c->lambda > 1 || o->k_data < 0
         || o->threads < 1 || o->threads > SHARDS || o->hidden < 16 || o->hidden > NNUE_HIDDEN_MAX || o->hidden % 16
-        || o->king_mirror < 0 || o->king_mirror > 1) {
+        || o->king_mirror < 0 || o->king_mirror > 1 || (o->load && o->start)) {
         fprintf(stderr, "error: train needs --data FILE; epochs >= 0, batch >= 1, hold-out >= 2, rate > 0, lambda in [0, 1], threads 1 to %d,"
-                " hidden a multiple of 16 up to %d, king-mirror 0 or 1\n", SHARDS, NNUE_HIDDEN_MAX);
+                " hidden a multiple of 16 up to %d, king-mirror 0 or 1, --load or --start but not both\n", SHARDS, NNUE_HIDDEN_MAX);
         return 0;
     }
     return 1;
@@ -275,6 +288,8 @@ static int take_option(void *own, const char *key, const char *value)
         o->save = value;
     else if (strcmp(key, "--load") == 0)
         o->load = value;
+    else if (strcmp(key, "--start") == 0)
+        o->start = value;
     else if (strcmp(key, "--check") == 0)
         o->check = value;
     else
@@ -841,45 +856,45 @@ static int shape_path(const char *path, char *out, size_t size)
     return length < size && snprintf(out, size, "%.*s-shape.h", (int)length, path) < (int)size;
 }
 
-/* Returns 1 if the table at path, whose text is text, has this hidden size and king mirroring,
- * as its shape header beside it says (or the table itself, written whole as it was before its
- * shape had a header of its own); else 0, with the reason in err. */
-static int table_shape_is(const char *path, const char *text, int hidden, int king_mirror, char *err, size_t err_size)
+/* Returns 1 if the table named name, whose text is text, has this hidden size and king mirroring,
+ * as its shape header's text says (shape; NULL for a table written whole, as tables were before
+ * their shape had a header of its own, whose text says it); else 0, with the reason in err. */
+static int table_shape_is(const char *name, const char *text, const char *shape, int hidden, int king_mirror, char *err,
+                          size_t err_size)
 {
-    char define[80], shape[SHAPE_PATH_MAX], *shape_text = NULL;
-    const char *said = text;
+    char define[80];
+    const char *said = shape ? shape : text;
     int ok;
-    if (!strstr(text, "#define NNUE_TABLE_HIDDEN ")) {
-        if (!shape_path(path, shape, sizeof shape) || !(shape_text = read_text_file(shape))) {
-            snprintf(err, err_size, "cannot read the shape of %s (its header beside it, NAME-shape.h)", path);
-            return 0;
-        }
-        said = shape_text;
-    }
     snprintf(define, sizeof define, "#define NNUE_TABLE_HIDDEN %d\n", hidden);
     ok = strstr(said, define) && strstr(said, king_mirror ? "#define NNUE_TABLE_KING_MIRROR 1" : "#define NNUE_TABLE_KING_MIRROR 0");
     if (!ok)
-        snprintf(err, err_size, "%s is not a network of this layout (%d hidden per side, king mirroring %d)", path, hidden,
+        snprintf(err, err_size, "%s is not a network of this layout (%d hidden per side, king mirroring %d)", name, hidden,
                  king_mirror);
-    free(shape_text);
     return ok;
 }
 
-/* Starts from a table of tools/train.c's own (write_network): its weights divided by the
- * factors they were quantized with, the hidden weights unpacked as extra.c unpacks them
+/* Returns 1 if a table's text states its shape itself (a table written whole). */
+static int table_has_shape(const char *text)
+{
+    return strstr(text, "#define NNUE_TABLE_HIDDEN ") != NULL;
+}
+
+/* Starts from a table of tools/train.c's own (write_network), named name, whose text is text and
+ * whose shape header's text is shape (NULL when the table states its shape): its weights divided
+ * by the factors they were quantized with, the hidden weights unpacked as extra.c unpacks them
  * (unpack_hidden). The table must have this network's hidden size and king mirroring. */
-static int load_table(Network *n, int king_mirror, const char *path, char *err, size_t err_size)
+static int load_table_text(Network *n, int king_mirror, const char *name, const char *text, const char *shape, char *err,
+                           size_t err_size)
 {
     long count = (long)NNUE_INPUTS * n->hidden, outputs = 2L * n->hidden * NNUE_BUCKETS, found[6], i, high = 0;
     long total = count + count / 8 + (count / 2 + 1) + n->hidden + outputs + NNUE_BUCKETS;
     long *values = malloc(sizeof(long) * (size_t)total), *low = values, *map, *upper, *bias, *out, *out_bias;
-    char *text = read_text_file(path);
     int ok = 0;
-    if (!values || !text) {
-        snprintf(err, err_size, text ? "out of memory for %s" : "cannot read %s", path);
-        goto done;
+    if (!values) {
+        snprintf(err, err_size, "out of memory for %s", name);
+        return 0;
     }
-    if (!table_shape_is(path, text, n->hidden, king_mirror, err, err_size))
+    if (!table_shape_is(name, text, shape, n->hidden, king_mirror, err, err_size))
         goto done;
     map = low + count;
     upper = map + count / 8;
@@ -893,7 +908,7 @@ static int load_table(Network *n, int king_mirror, const char *path, char *err, 
          && table_numbers(text, "NNUE_OUTPUT_WEIGHTS[", out, outputs, &found[4]) && found[4] == outputs
          && table_numbers(text, "NNUE_OUTPUT_BIASES[", out_bias, NNUE_BUCKETS, &found[5]) && found[5] == NNUE_BUCKETS;
     if (!ok) {
-        snprintf(err, err_size, "%s is not a network of this layout (its arrays are missing or of other sizes)", path);
+        snprintf(err, err_size, "%s is not a network of this layout (its arrays are missing or of other sizes)", name);
         goto done;
     }
     for (i = 0; i < count; i++) {
@@ -911,7 +926,23 @@ static int load_table(Network *n, int king_mirror, const char *path, char *err, 
         n->output_bias[i] = (float)((double)out_bias[i] / NNUE_QB);
 done:
     free(values);
+    return ok;
+}
+
+/* Starts from the table at path (load_table_text), its shape header beside it unless it states
+ * its shape itself. */
+static int load_table(Network *n, int king_mirror, const char *path, char *err, size_t err_size)
+{
+    char shape_name[SHAPE_PATH_MAX], *text = read_text_file(path), *shape = NULL;
+    int ok = 0;
+    if (!text)
+        snprintf(err, err_size, "cannot read %s", path);
+    else if (!table_has_shape(text) && (!shape_path(path, shape_name, sizeof shape_name) || !(shape = read_text_file(shape_name))))
+        snprintf(err, err_size, "cannot read the shape of %s (its header beside it, NAME-shape.h)", path);
+    else
+        ok = load_table_text(n, king_mirror, path, text, shape, err, err_size);
     free(text);
+    free(shape);
     return ok;
 }
 
@@ -928,6 +959,48 @@ static int load_network(Network *n, int king_mirror, const char *path, char *err
         head[0] = '\0';
     fclose(f);
     return strcmp(head, "/*") == 0 ? load_table(n, king_mirror, path, err, err_size) : load_floats(n, path, err, err_size);
+}
+
+/* Starts from the table a shipped network left in git's history (--start COMMIT): the
+ * START_TABLE of that commit of the repository of the current directory (and its START_SHAPE
+ * when the table does not state its shape), read with git; writes into line the header's line
+ * naming it, " * Start: COMMIT START_TABLE SHA-256 HEX", with the full commit and the digest of
+ * the table's bytes. Returns 1, or 0 with the reason in err. */
+static int load_start(Network *n, int king_mirror, const char *commit, char *line, size_t line_size, char *err,
+                      size_t err_size)
+{
+    char command[200], full[41], hex[65], name[80], *said, *text = NULL, *shape = NULL;
+    size_t digits = strspn(commit, "0123456789abcdefABCDEF"), length = 0;
+    int ok = 0;
+    if (commit[digits] || digits < 4 || digits > 40) {
+        snprintf(err, err_size, "--start takes a commit as 4 to 40 hexadecimal digits, not '%s'", commit);
+        return 0;
+    }
+    snprintf(command, sizeof command, "git rev-parse --verify --quiet '%s^{commit}' 2>/dev/null", commit);
+    said = command_output(command, &length);
+    if (!said || length != 41) {
+        snprintf(err, err_size, "commit %s is not in the history of the repository here (git rev-parse; run it in a whole clone)",
+                 commit);
+        free(said);
+        return 0;
+    }
+    snprintf(full, sizeof full, "%.40s", said);
+    free(said);
+    snprintf(name, sizeof name, "%s of commit %.12s", START_TABLE, full);
+    snprintf(command, sizeof command, "git cat-file blob %s:%s 2>/dev/null", full, START_TABLE);
+    if (!(text = command_output(command, &length))) {
+        snprintf(err, err_size, "commit %s has no %s", full, START_TABLE);
+        return 0;
+    }
+    text_sha256(text, length, hex);
+    snprintf(command, sizeof command, "git cat-file blob %s:%s 2>/dev/null", full, START_SHAPE);
+    if (!table_has_shape(text) && !(shape = command_output(command, &length)))
+        snprintf(err, err_size, "commit %s has no %s beside its %s", full, START_SHAPE, START_TABLE);
+    else if ((ok = load_table_text(n, king_mirror, name, text, shape, err, err_size)))
+        snprintf(line, line_size, " * Start: %s %s SHA-256 %s", full, START_TABLE, hex);
+    free(text);
+    free(shape);
+    return ok;
 }
 
 /* Prints "check FEN | SCORE" for each FEN of the file at path (a labelled line's FEN part
@@ -1089,7 +1162,7 @@ int main(int argc, char **argv)
     Network n;
     Options o;
     uint64_t r;
-    char err[400], summary[2000];
+    char err[400], summary[2400], start_line[160];
     double k_data, before[2], after[2];
     size_t used;
     setvbuf(stdout, NULL, _IOLBF, 0); /* a line an epoch, also into a log */
@@ -1098,6 +1171,17 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     t.threads = o.threads;
     t.king_mirror = o.king_mirror;
+    if (!network_alloc(&n, o.hidden, 1)) {
+        fprintf(stderr, "error: out of memory for the network\n");
+        return 1;
+    }
+    r = random_seed(o.tool.seed);
+    network_init(&n, &r);
+    if ((o.load && !load_network(&n, o.king_mirror, o.load, err, sizeof err))
+        || (o.start && !load_start(&n, o.king_mirror, o.start, start_line, sizeof start_line, err, sizeof err))) {
+        fprintf(stderr, "error: %s\n", err);
+        return 1;
+    }
     if (!tool_read_data(&o.tool, add_position, &t, &t.failure))
         return 1;
     if (!t.train.size || !t.validation.size) {
@@ -1107,16 +1191,6 @@ int main(int argc, char **argv)
     k_data = o.k_data > 0 ? o.k_data : fit_k_data(&t.train, t.threads);
     set_targets(&t.train, k_data, o.tool.lambda);
     set_targets(&t.validation, k_data, o.tool.lambda);
-    if (!network_alloc(&n, o.hidden, 1)) {
-        fprintf(stderr, "error: out of memory for the network\n");
-        return 1;
-    }
-    r = random_seed(o.tool.seed);
-    network_init(&n, &r);
-    if (o.load && !load_network(&n, o.king_mirror, o.load, err, sizeof err)) {
-        fprintf(stderr, "error: %s\n", err);
-        return 1;
-    }
     before[0] = set_loss(&t, &t.train, &n, scratch);
     before[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("%ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d hidden per side\n",
@@ -1126,7 +1200,7 @@ int main(int argc, char **argv)
     after[0] = set_loss(&t, &t.train, &n, scratch);
     after[1] = set_loss(&t, &t.validation, &n, scratch);
     printf("after:  training %.6f, validation %.6f\n", after[0], after[1]);
-    used = tool_command(summary, sizeof summary, "train", &o.tool, argc, argv);
+    used = tool_command(summary, sizeof summary, "train", &o.tool, argc, argv, o.start ? start_line : NULL);
     snprintf(summary + used, sizeof summary - used,
              "\n * %ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d epochs.\n"
              " * Loss (mean squared error of the win probability) before: training %.6f, validation %.6f;\n"

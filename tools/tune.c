@@ -437,7 +437,7 @@ int main(int argc, char **argv)
     after[0] = set_error(&t.train, t.terms, mg, eg, k);
     after[1] = set_error(&t.validation, t.terms, mg, eg, k);
     printf("after:  training %.6f, validation %.6f\n", after[0], after[1]);
-    used = tool_command(summary, sizeof summary, "tune", &o, argc, argv);
+    used = tool_command(summary, sizeof summary, "tune", &o, argc, argv, NULL);
     snprintf(summary + used, sizeof summary - used,
              "\n * %ld training and %ld validation positions; K_data %.6f, K %.6f, lambda %.2f, %d epochs.\n"
              " * Mean squared error before: training %.6f, validation %.6f; after: %.6f, %.6f.\n",
