@@ -197,6 +197,19 @@ check '[ $status -eq 0 ] && grep -q "100 lines, 100 positions" "$tmp/limit.log"'
 check '[ -s "$tmp/f-d.games/nnue.h" ] && cmp -s <(weights "$tmp/f-d.games/nnue.h") <(weights "$tmp/f-d.games.xz/nnue.h") \
   && [ "$(positions "$tmp/f-d.games.log")" = "$(wc -l <"$tmp/d.txt")" ] && [ "$(positions "$tmp/f-d.txt.xz.log")" = "$(wc -l <"$tmp/d.txt")" ]' \
   "train reads game records, plain or xz, and lines through xz, each position once: $(tail -1 "$tmp/f-d.games.log")"
+# --train-share: a share of the training games, the same held-out games (lines and records)
+# counts LOG: "TRAINING VALIDATION", as the trainer read them
+counts() { sed -n 's/^\([0-9]*\) training and \([0-9]*\) validation positions.*/\1 \2/p' "$1"; }
+for form in d.txt.xz d.games; do
+  for share in 1 0.5; do
+    (cd "$tmp/f-$form" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$tmp/$form" --train-share $share --hold-out 3 \
+      --out share.h --epochs 0 --hidden 16 >"$tmp/share-$form-$share.log" 2>&1)
+  done
+  read -r all_train all_valid < <(counts "$tmp/share-$form-1.log"); read -r half_train half_valid < <(counts "$tmp/share-$form-0.5.log")
+  check '[ -n "$all_train" ] && [ "$half_valid" = "$all_valid" ] && [ $((4 * half_train)) -gt $all_train ] \
+    && [ $((4 * half_train)) -lt $((3 * all_train)) ] && grep -q "passed over" "$tmp/share-$form-0.5.log"' \
+    "train --train-share 0.5 ($form): about half the training positions, the same held out ($all_train $all_valid, $half_train $half_valid)"
+done
 sha=$(sha256sum "$tmp/d.games.xz" | cut -d' ' -f1)
 check 'grep -q "^ \* Data: d.games.xz, SHA-256 $sha, [0-9]* positions$" "$tmp/f-d.games.xz/nnue.h" && ! sed -n "1,/\*\//p" "$tmp/f-d.games.xz/nnue.h" | grep -q "$tmp"' \
   "train names its data by base name and SHA-256, and no folder of this machine: $(grep -m2 "Command\|Data" "$tmp/f-d.games.xz/nnue.h")"

@@ -22,6 +22,15 @@ typedef struct {
     LabelledCount *count;
 } RecordVisit;
 
+/* Where each game of a file goes (game_choose): every hold_out-th game is held out; of the
+ * others, a share (at most 1) is trained on, spread evenly through the file, the rest passed over. */
+typedef struct {
+    int hold_out;
+    double share;
+    long games, trained;    /* games seen, and training games among them */
+} GameChoice;
+enum { GAME_TRAINED, GAME_HELD_OUT, GAME_PASSED };
+
 /* A SHA-256 in progress: the state, the block being filled and the bytes taken so far. */
 typedef struct {
     uint32_t state[8];
@@ -34,9 +43,10 @@ static char *trim(char *s);
 static int parse_line(char *line, Board *b, int *score, double *result, char *why, size_t why_size);
 static FILE *input_open(const char *path, int *piped, char *err, size_t err_size);
 static int input_close(FILE *f, int piped);
-static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, int hold_out,
+static int game_choose(GameChoice *c);
+static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                       LabelledCount *count, char *err, size_t err_size);
-static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, int hold_out,
+static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                         LabelledCount *count, char *err, size_t err_size);
 static int record_position(void *context, const Board *b, int score, int result);
 static void sha256_block(uint32_t *state, const uint8_t *block);
@@ -95,18 +105,21 @@ static int parse_line(char *line, Board *b, int *score, double *result, char *wh
     return 1;
 }
 
-int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, int hold_out, LabelledCount *count,
-                  char *err, size_t err_size)
+int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, int hold_out, double share,
+                  LabelledCount *count, char *err, size_t err_size)
 {
     int piped, ok;
+    GameChoice choice = { 0, 0, 0, 0 };
     FILE *f = input_open(path, &piped, err, err_size);
     memset(count, 0, sizeof *count);
+    choice.hold_out = hold_out;
+    choice.share = share;
     if (!f)
         return 0;
     if (gamefile_named(path))
-        ok = records_read(f, path, visit, context, limit, hold_out, count, err, err_size);
+        ok = records_read(f, path, visit, context, limit, &choice, count, err, err_size);
     else
-        ok = lines_read(f, path, visit, context, limit, hold_out, count, err, err_size);
+        ok = lines_read(f, path, visit, context, limit, &choice, count, err, err_size);
     /* xz, cut off by a limit, is stopped by its broken pipe: its status says nothing then */
     if (!input_close(f, piped) && ok && !count->cut) {
         snprintf(err, err_size, "%s: xz could not decompress it", path);
@@ -152,13 +165,24 @@ static int input_close(FILE *f, int piped)
     return 1;
 }
 
+/* Says where the next game goes (GAME_TRAINED, GAME_HELD_OUT or GAME_PASSED): the k-th training
+ * game (from 0) is trained on when floor((k + 1) * share) passes floor(k * share). */
+static int game_choose(GameChoice *c)
+{
+    long k;
+    if (++c->games % c->hold_out == 0)
+        return GAME_HELD_OUT;
+    k = c->trained++;
+    return floor((double)(k + 1) * c->share) > floor((double)k * c->share) ? GAME_TRAINED : GAME_PASSED;
+}
+
 /* labelled_read's lines. */
-static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, int hold_out,
+static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                       LabelledCount *count, char *err, size_t err_size)
 {
     char line[LINE_MAX_BYTES], why[300];
-    long number = 0, games = 0;
-    int stopped = 0, last_fullmove = 0, last_pieces = 0;
+    long number = 0;
+    int stopped = 0, last_fullmove = 0, last_pieces = 0, game = GAME_TRAINED;
     double last_result = -1;
     while (!stopped && (limit <= 0 || number < limit) && fgets(line, sizeof line, f)) {
         Board b;
@@ -180,14 +204,18 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
                         path, number, why);
             continue;
         }
-        count->good++;
         pieces = bit_count(b.occupied[WHITE] | b.occupied[BLACK]);
         if (result != last_result || b.fullmove < last_fullmove || pieces > last_pieces)
-            games++;
+            game = game_choose(choice);
         last_result = result;
         last_fullmove = b.fullmove;
         last_pieces = pieces;
-        stopped = visit(context, &b, score, result, games % hold_out == 0) != 0;
+        if (game == GAME_PASSED) {
+            count->passed++;
+            continue;
+        }
+        count->good++;
+        stopped = visit(context, &b, score, result, game == GAME_HELD_OUT) != 0;
     }
     count->cut = limit > 0 && number >= limit && !feof(f);
     if (stopped) {
@@ -203,7 +231,7 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
 
 /* labelled_read's game records: every training position of each game, every tenth game held
  * out; a damaged file is an error (its first bad game named), not a warning. */
-static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, int hold_out,
+static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                         LabelledCount *count, char *err, size_t err_size)
 {
     static GameRecord record;
@@ -217,8 +245,15 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
     if (!gamefile_open(&reader, f, path, err, err_size))
         return 0;
     while (!stopped && (limit <= 0 || count->good < limit) && (got = gamefile_next(&reader, &record, err, err_size)) == 1) {
+        int game = game_choose(choice);
         count->lines++;
-        each.held_out = count->lines % hold_out == 0;
+        if (game == GAME_PASSED) {
+            int ply;
+            for (ply = 0; ply < record.ply_count; ply++)
+                count->passed += record.training[ply] != 0;
+            continue;
+        }
+        each.held_out = game == GAME_HELD_OUT;
         stopped = gamefile_visit(&record, record_position, &each) < 0;
     }
     gamefile_close(&reader);
@@ -471,6 +506,7 @@ void tool_defaults(ToolOptions *o, const char *out, int epochs, double rate, dou
     o->lambda = lambda;
     o->seed = 1;
     o->hold_out = VALIDATION_EVERY;
+    o->train_share = 1;
 }
 
 int take_number(const NumberOption *table, int count, const char *key, const char *value)
@@ -521,9 +557,10 @@ static int shared_option(ToolOptions *o, const char *key, const char *value)
     {
         const NumberOption numbers[] = {
             { "--epochs", &o->epochs, NULL }, { "--batch", &o->batch, NULL }, { "--hold-out", &o->hold_out, NULL },
-            { "--rate", NULL, &o->rate }, { "--lambda", NULL, &o->lambda },
+            { "--rate", NULL, &o->rate }, { "--lambda", NULL, &o->lambda }, { "--train-share", NULL, &o->train_share },
         };
-        return take_number(numbers, (int)(sizeof numbers / sizeof numbers[0]), key, value);
+        int taken = take_number(numbers, (int)(sizeof numbers / sizeof numbers[0]), key, value);
+        return taken == 1 && !(o->train_share > 0 && o->train_share <= 1) ? -1 : taken;
     }
 }
 
@@ -563,7 +600,7 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
     char err[400];
     int d;
     for (d = 0; d < o->data_count; d++) {
-        if (!labelled_read(o->data[d], visit, context, o->limit, o->hold_out, &count, err, sizeof err)) {
+        if (!labelled_read(o->data[d], visit, context, o->limit, o->hold_out, o->train_share, &count, err, sizeof err)) {
             fprintf(stderr, "error: %s\n", *failure ? *failure : err);
             return 0;
         }
@@ -572,8 +609,9 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
         else if (!file_sha256(o->data[d], o->data_sha256[d]))
             snprintf(o->data_sha256[d], sizeof o->data_sha256[d], "(unreadable)");
         o->data_positions[d] = count.good;
-        printf("%s: %ld %s, %ld positions, %ld malformed\n", o->data[d], count.lines, gamefile_named(o->data[d]) ? "games" : "lines",
+        printf("%s: %ld %s, %ld positions, %ld malformed", o->data[d], count.lines, gamefile_named(o->data[d]) ? "games" : "lines",
                count.good, count.malformed);
+        printf(o->train_share < 1 ? ", %ld passed over (--train-share)\n" : "\n", count.passed);
     }
     return 1;
 }

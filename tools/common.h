@@ -25,17 +25,20 @@ typedef struct {
     long lines;         /* every line read, blank ones included; or every game of a file of records */
     long good;          /* handed to the visitor */
     long malformed;     /* skipped: bad FEN, missing field, a number that is not one */
+    long passed;        /* positions of the training games a share below 1 passed over */
     int cut;            /* 1 when the limit ended the reading before the file's end */
 } LabelledCount;
 
 /* Reads path ("-": standard input; a name ending in .xz through `xz -dc`): lines, or with a name
- * ending in .games or .games.xz datagen's game records (modes/gamefile.h), whose every tenth
- * game is held out. Calls visit for every good line or training position, at most `limit` when
- * limit > 0. Prints one warning naming the first malformed line. Returns 1, or 0 with a reason
- * in err when the file is missing or unreadable, holds no good line, is damaged (a file of
- * records: nothing of it is trained on then), or the visitor stopped. */
-int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, int hold_out, LabelledCount *count,
-                  char *err, size_t err_size);
+ * ending in .games or .games.xz datagen's game records (modes/gamefile.h). Every hold_out-th
+ * game is held out; of the others, `share` (0 < share <= 1), spread evenly through the file, are
+ * trained on, and the rest passed over, so that a smaller share keeps the same held-out games and
+ * the same mix. Calls visit for every good line or training position of the games kept, at most
+ * `limit` lines or positions when limit > 0. Prints one warning naming the first malformed line.
+ * Returns 1, or 0 with a reason in err when the file is missing or unreadable, holds no good line,
+ * is damaged (a file of records: nothing of it is trained on then), or the visitor stopped. */
+int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, int hold_out, double share,
+                  LabelledCount *count, char *err, size_t err_size);
 /* Writes the SHA-256 of the file at path (as stored, compressed or not) into hex, 64 digits;
  * returns 0 if it cannot be read. */
 int file_sha256(const char *path, char hex[65]);
@@ -79,6 +82,7 @@ typedef struct {
     uint64_t seed;
     long limit;
     int hold_out;       /* every hold_out-th game held out for validation (VALIDATION_EVERY unless set) */
+    double train_share; /* the share of the other games trained on (1 unless set; labelled_read) */
 } ToolOptions;
 
 /* Sets o to the defaults both tools share (batch 16384, seed 1, nothing else set) and these. */
