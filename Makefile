@@ -137,7 +137,7 @@ tools/train: tools/train.c $(TOOLS_COMMON) $(RECORDS) movement.c movement.h extr
 TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz \
               $(LABELLED)/own-c8-n1000.txt.xz $(LABELLED)/own-c12-s901.games.xz
 START ?= eefaefb5b35f78f7cc240028e88c41ae862c9ff9
-TRAIN_ARGS ?= --epochs 0 --batch 4096 --rate 0.002 --lambda 0 --k-data 0.006226 --hold-out 50 \
+TRAIN_ARGS ?= --epochs 10 --batch 4096 --rate 0.0005 --lambda 0 --k-data 0.006226 --hold-out 50 \
               --mirror 1 --factorize 1 --seed 1 --hidden 640 --threads 2
 train: tools/train
 	./tools/train $(foreach file,$(TRAIN_DATA),--data $(file)) $(if $(START),--start $(START)) $(TRAIN_ARGS) --out tables/nnue.h
