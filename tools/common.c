@@ -229,8 +229,9 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
     return 1;
 }
 
-/* labelled_read's game records: every training position of each game, every tenth game held
- * out; a damaged file is an error (its first bad game named), not a warning. */
+/* labelled_read's game records: every training position of each game kept (game_choose says
+ * which are held out or passed over); a damaged file is an error (its first bad game named), not
+ * a warning. */
 static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                         LabelledCount *count, char *err, size_t err_size)
 {
@@ -611,7 +612,9 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
         o->data_positions[d] = count.good;
         printf("%s: %ld %s, %ld positions, %ld malformed", o->data[d], count.lines, gamefile_named(o->data[d]) ? "games" : "lines",
                count.good, count.malformed);
-        printf(o->train_share < 1 ? ", %ld passed over (--train-share)\n" : "\n", count.passed);
+        if (o->train_share < 1)
+            printf(", %ld passed over (--train-share)", count.passed);
+        printf("\n");
     }
     return 1;
 }
