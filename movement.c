@@ -614,14 +614,20 @@ static void drop_unsupported_castling(Board *b, int xfen)
 }
 
 /* Returns the castling field's character for right: K, Q, k or q when its rook is the
- * outermost on its side of the king (X-FEN), else the rook's file letter. */
+ * outermost on its side of the king (X-FEN), else the rook's file letter. The letter too when
+ * the king stands on the e-file and the rook is not in the corner: a field of K, Q, k and q
+ * alone with the kings on the e-file reads as standard chess's, whose K and Q name the corners,
+ * and every FEN written must read back as the same position (board_from_fen, chess960 0). */
 static char castle_letter(const Board *b, int right)
 {
     int color = right >> 1, rook = b->castle_rook[right], step = right & 1 ? -1 : 1, file;
+    int corner = right & 1 ? 0 : 7, standard_king = square_file(b->king_sq[color]) == 4;
     char c = right & 1 ? 'Q' : 'K';
     for (file = square_file(rook) + step; file >= 0 && file < 8; file += step)
         if (b->squares[make_square(file, square_rank(rook))] == make_piece(color, ROOK))
             c = (char)('A' + square_file(rook));
+    if (standard_king && square_file(rook) != corner)
+        c = (char)('A' + square_file(rook));
     return color == WHITE ? c : (char)tolower(c);
 }
 

@@ -219,7 +219,9 @@ int board_from_fen(Board *b, const char *fen, char *err, size_t err_size);
  * the outermost rook on that side of the king (X-FEN). */
 int board_from_fen_960(Board *b, const char *fen, int chess960, char *err, size_t err_size);
 /* Writes b as FEN (at least FEN_MAX bytes), castling as X-FEN: KQkq for the outermost rook,
- * else the rook's file (so that a standard position's FEN is the usual one). */
+ * else the rook's file (so that a standard position's FEN is the usual one); the file too for
+ * a rook off the corner beside a king on the e-file, so that what is written reads back, as
+ * standard (board_from_fen), to the same position. */
 void board_to_fen(const Board *b, char *out);
 /* The start position's FEN. */
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -523,8 +523,22 @@ static void test_game_status(void)
     check(board_status(&b, NULL, 0) == STATUS_PLAY, "no history, no repetition", "start");
 }
 
+/* Returns 1 if out, the FEN written for b, reads back as standard (chess960 0) to b's castling
+ * rights with b's rooks and b's key. */
+static int fen_reads_back(const Board *b, const char *out)
+{
+    Board back;
+    char err[200];
+    int right, same = board_from_fen(&back, out, err, sizeof err) && back.castling == b->castling && back.key == b->key;
+    for (right = 0; same && right < CASTLE_RIGHTS; right++)
+        same = back.castle_rook[right] == b->castle_rook[right];
+    return same;
+}
+
 /* FEN in, FEN out: Shredder-FEN and X-FEN castling fields, read as standard (chess960 0) or
- * Chess960 (1); written as X-FEN, KQkq for the outermost rooks, which standard FENs keep. */
+ * Chess960 (1); written as X-FEN, KQkq for the outermost rooks, which standard FENs keep, but a
+ * file letter for a rook off the corner beside a king on the e-file. What is written reads back,
+ * as standard, to the same rights with the same rooks. */
 static void test_chess960_fen(void)
 {
     static const struct { const char *in; int chess960; const char *out; int is_960; } CASES[] = {
@@ -555,11 +569,15 @@ static void test_chess960_fen(void)
          * king on e1), none on the file named, the rook on the king's file, the king off its
          * first rank */
         { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 0, "4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", 0 },
-        { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1 },
+        { "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", 1, "4k3/8/8/8/8/8/8/4K1R1 w G - 0 1", 1 },
+        /* the outermost rooks off the corners beside a king on the e-file: their letters (a
+         * file letter made kq X-FEN's; written back as kq they would read as the corners') */
+        { "1r2k1r1/8/8/8/8/8/8/B1K2R1R w DQkq - 0 1", 0, "1r2k1r1/8/8/8/8/8/8/B1K2R1R w gb - 0 1", 1 },
+        { "1r2k1r1/8/8/8/8/8/8/B1K2R1R w kq - 0 1", 1, "1r2k1r1/8/8/8/8/8/8/B1K2R1R w gb - 0 1", 1 },
         { "4k3/8/8/8/8/8/8/4K2R w G - 0 1", 0, "4k3/8/8/8/8/8/8/4K2R w - - 0 1", 0 },
         { "4k3/8/8/8/8/8/8/R3K3 w E - 0 1", 0, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 0 },
         { "4k3/8/8/8/8/8/4K3/R6R w HA - 0 1", 0, "4k3/8/8/8/8/8/4K3/R6R w - - 0 1", 0 },
-        { "r6r/4k3/8/8/8/8/8/1R2K1R1 w GBha - 0 1", 0, "r6r/4k3/8/8/8/8/8/1R2K1R1 w KQ - 0 1", 1 },
+        { "r6r/4k3/8/8/8/8/8/1R2K1R1 w GBha - 0 1", 0, "r6r/4k3/8/8/8/8/8/1R2K1R1 w GB - 0 1", 1 },
     };
     static const struct { const char *fen, *message; } BAD[] = {
         { "4k3/8/8/8/8/8/8/4K2R w KH - 0 1", "castling right 'H' given twice" },
@@ -578,6 +596,8 @@ static void test_chess960_fen(void)
                  CASES[i].chess960, out, ok ? b.chess960 : -1, err);
         check(ok && strcmp(out, CASES[i].out) == 0 && b.chess960 == CASES[i].is_960 && board_is_ok(&b),
               "Chess960 FEN", detail);
+        if (ok)
+            check(fen_reads_back(&b, out), "Chess960 FEN read back as standard: the same rights and rooks", detail);
     }
     for (i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         Board b;
