@@ -621,12 +621,13 @@ static void drop_unsupported_castling(Board *b, int xfen)
 static char castle_letter(const Board *b, int right)
 {
     int color = right >> 1, rook = b->castle_rook[right], step = right & 1 ? -1 : 1, file;
-    int corner = right & 1 ? 0 : 7, standard_king = square_file(b->king_sq[color]) == 4;
-    char c = right & 1 ? 'Q' : 'K';
+    int corner = right & 1 ? 0 : 7, outermost = 1;
+    char c;
     for (file = square_file(rook) + step; file >= 0 && file < 8; file += step)
-        if (b->squares[make_square(file, square_rank(rook))] == make_piece(color, ROOK))
-            c = (char)('A' + square_file(rook));
-    if (standard_king && square_file(rook) != corner)
+        outermost &= b->squares[make_square(file, square_rank(rook))] != make_piece(color, ROOK);
+    if (outermost && (square_file(rook) == corner || square_file(b->king_sq[color]) != 4))
+        c = right & 1 ? 'Q' : 'K';
+    else
         c = (char)('A' + square_file(rook));
     return color == WHITE ? c : (char)tolower(c);
 }
