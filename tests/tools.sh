@@ -210,6 +210,13 @@ for form in d.txt.xz d.games; do
     && [ $((4 * half_train)) -lt $((3 * all_train)) ] && grep -q "passed over" "$tmp/share-$form-0.5.log"' \
     "train --train-share 0.5 ($form): about half the training positions, the same held out ($all_train $all_valid, $half_train $half_valid)"
 done
+# --add: a file trained on whole beside a share of the others, their held-out games kept
+(cd "$tmp/f-d.games" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$tmp/d.games" --add "$tmp/d.txt.xz" \
+  --train-share 0.5 --hold-out 3 --out add.h --epochs 0 --hidden 16 >"$tmp/add.log" 2>&1)
+read -r half_train half_valid < <(counts "$tmp/share-d.games-0.5.log"); read -r add_train add_valid < <(counts "$tmp/add.log")
+check '[ -n "$add_train" ] && [ "$add_valid" = "$half_valid" ] && [ "$add_train" = $((half_train + $(wc -l <"$tmp/d.txt"))) ] \
+  && grep -q "d.txt.xz: .* all trained on (--add)" "$tmp/add.log" && grep -q "^ \* Command: .* --add d.txt.xz" "$tmp/f-d.games/add.h"' \
+  "train --add: every line of the added file trained on, the other file's share and held-out games as before ($half_train $half_valid, $add_train $add_valid)"
 sha=$(sha256sum "$tmp/d.games.xz" | cut -d' ' -f1)
 check 'grep -q "^ \* Data: d.games.xz, SHA-256 $sha, [0-9]* positions$" "$tmp/f-d.games.xz/nnue.h" && ! sed -n "1,/\*\//p" "$tmp/f-d.games.xz/nnue.h" | grep -q "$tmp"' \
   "train names its data by base name and SHA-256, and no folder of this machine: $(grep -m2 "Command\|Data" "$tmp/f-d.games.xz/nnue.h")"

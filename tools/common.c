@@ -22,8 +22,9 @@ typedef struct {
     LabelledCount *count;
 } RecordVisit;
 
-/* Where each game of a file goes (game_choose): every hold_out-th game is held out; of the
- * others, a share (at most 1) is trained on, spread evenly through the file, the rest passed over. */
+/* Where each game of a file goes (game_choose): every hold_out-th game is held out (none when
+ * hold_out is 0); of the others, a share (at most 1) is trained on, spread evenly through the
+ * file, the rest passed over. */
 typedef struct {
     int hold_out;
     double share;
@@ -170,7 +171,8 @@ static int input_close(FILE *f, int piped)
 static int game_choose(GameChoice *c)
 {
     long k;
-    if (++c->games % c->hold_out == 0)
+    c->games++;
+    if (c->hold_out > 0 && c->games % c->hold_out == 0)
         return GAME_HELD_OUT;
     k = c->trained++;
     return floor((double)(k + 1) * c->share) > floor((double)k * c->share) ? GAME_TRAINED : GAME_PASSED;
@@ -535,9 +537,10 @@ int take_number(const NumberOption *table, int count, const char *key, const cha
 static int shared_option(ToolOptions *o, const char *key, const char *value)
 {
     char *end;
-    if (strcmp(key, "--data") == 0) {
+    if (strcmp(key, "--data") == 0 || strcmp(key, "--add") == 0) {
         if (o->data_count == DATA_FILES_MAX)
             return -1;
+        o->data_added[o->data_count] = strcmp(key, "--add") == 0;
         o->data[o->data_count++] = value;
         return 1;
     }
@@ -601,7 +604,9 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
     char err[400];
     int d;
     for (d = 0; d < o->data_count; d++) {
-        if (!labelled_read(o->data[d], visit, context, o->limit, o->hold_out, o->train_share, &count, err, sizeof err)) {
+        int added = o->data_added[d];
+        if (!labelled_read(o->data[d], visit, context, o->limit, added ? 0 : o->hold_out, added ? 1 : o->train_share, &count,
+                           err, sizeof err)) {
             fprintf(stderr, "error: %s\n", *failure ? *failure : err);
             return 0;
         }
@@ -612,7 +617,9 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
         o->data_positions[d] = count.good;
         printf("%s: %ld %s, %ld positions, %ld malformed", o->data[d], count.lines, gamefile_named(o->data[d]) ? "games" : "lines",
                count.good, count.malformed);
-        if (o->train_share < 1)
+        if (added)
+            printf(", all trained on (--add)");
+        else if (o->train_share < 1)
             printf(", %ld passed over (--train-share)", count.passed);
         printf("\n");
     }

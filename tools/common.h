@@ -31,7 +31,7 @@ typedef struct {
 
 /* Reads path ("-": standard input; a name ending in .xz through `xz -dc`): lines, or with a name
  * ending in .games or .games.xz datagen's game records (modes/gamefile.h). Every hold_out-th
- * game is held out; of the others, `share` (0 < share <= 1), spread evenly through the file, are
+ * game is held out (none when hold_out is 0); of the others, `share` (0 < share <= 1), spread evenly through the file, are
  * trained on, and the rest passed over, so that a smaller share keeps the same held-out games and
  * the same mix. Calls visit for every good line or training position of the games kept, at most
  * `limit` lines or positions when limit > 0. Prints one warning naming the first malformed line.
@@ -66,12 +66,14 @@ char *command_output(const char *command, size_t *length);
 /* The logistic function 1 / (1 + e^-x). */
 double sigmoid(double x);
 
-/* The options both tools take: the data (FILE '-' for standard input, at most DATA_FILES_MAX),
- * the table to write, the schedule, the blend of result and score, the seed, a line limit. */
+/* The options both tools take: the data (FILE '-' for standard input, at most DATA_FILES_MAX;
+ * an added file is trained on whole), the table to write, the schedule, the blend of result and
+ * score, the seed, a line limit. */
 enum { DATA_FILES_MAX = 16 };
 typedef struct {
     const char *data[DATA_FILES_MAX];
     int data_count;
+    int data_added[DATA_FILES_MAX];         /* --add's: every game trained on, none held out or passed over */
     char data_sha256[DATA_FILES_MAX][65];   /* tool_read_data's */
     long data_positions[DATA_FILES_MAX];
     const char *out;

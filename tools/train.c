@@ -225,17 +225,18 @@ static int write_network(const Network *n, const Options *o, const char *summary
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: train --data FILE [--data FILE ...] [--out tables/nnue.h] [--epochs 30] [--batch 16384]\n"
-        "             [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--hold-out 10] [--train-share 1]\n"
-        "             [--mirror 0|1] [--factorize 0|1] [--k-data K] [--save NET] [--load NET | --start COMMIT]\n"
-        "             [--check FENS] [--threads 2] [--hidden 256] [--king-mirror 0|1]\n"
+        "usage: train --data FILE [--data FILE ...] [--add FILE ...] [--out tables/nnue.h] [--epochs 30]\n"
+        "             [--batch 16384] [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--hold-out 10]\n"
+        "             [--train-share 1] [--mirror 0|1] [--factorize 0|1] [--k-data K] [--save NET]\n"
+        "             [--load NET | --start COMMIT] [--check FENS] [--threads 2] [--hidden 256] [--king-mirror 0|1]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input; a name ending in .games or .games.xz: datagen's game records; one ending in\n"
         ".xz is read through xz -dc) and writes it as a C table (--out) and its shape beside it (the name\n"
         "less \".h\", then \"-shape.h\": tables/nnue-shape.h). Every tenth game (--hold-out N: every N-th; a\n"
         "run of lines with one result and rising move numbers) is held out for validation; --train-share S\n"
         "(0 < S <= 1) trains on that share of the other games, spread evenly through each file, so that\n"
-        "less data keeps the same held-out games and the same mix of files. The target\n"
+        "less data keeps the same held-out games and the same mix of files. --add FILE is trained on whole:\n"
+        "none of its games held out or passed over, so adding it keeps the validation games. The target\n"
         "blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n"
         "--mirror 1 shows each training position mirrored (files a..h reversed) half of the time.\n"
         "--factorize 1 (the default) also learns each piece's weights shared by all its squares, its\n"

@@ -80,13 +80,15 @@ static int write_table(const Tuner *t, const Options *o, const double *mg, const
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: tune --data FILE [--data FILE ...] [--out tables/hce.h] [--epochs 200] [--batch 16384]\n"
-        "            [--rate 1.0] [--lambda 0.5] [--seed 1] [--limit LINES] [--hold-out 10] [--train-share 1]\n"
+        "usage: tune --data FILE [--data FILE ...] [--add FILE ...] [--out tables/hce.h] [--epochs 200]\n"
+        "            [--batch 16384] [--rate 1.0] [--lambda 0.5] [--seed 1] [--limit LINES] [--hold-out 10]\n"
+        "            [--train-share 1]\n"
         "Fits the weights of extra.c to labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input; a name ending in .games or .games.xz: datagen's game records; one ending in\n"
         ".xz is read through xz -dc) and writes them as a C table. Every tenth game (--hold-out N: every\n"
         "N-th; a run of lines with one result and rising move numbers) is held out for validation;\n"
-        "--train-share S (0 < S <= 1) fits on that share of the other games, spread evenly. The target\n"
+        "--train-share S (0 < S <= 1) fits on that share of the other games, spread evenly. --add FILE\n"
+        "is fitted on whole: none of its games held out or passed over. The target\n"
         "blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n");
 }
 
