@@ -536,11 +536,12 @@ int take_number(const NumberOption *table, int count, const char *key, const cha
  * value is bad. */
 static int shared_option(ToolOptions *o, const char *key, const char *value)
 {
+    int added = strcmp(key, "--add") == 0;
     char *end;
-    if (strcmp(key, "--data") == 0 || strcmp(key, "--add") == 0) {
+    if (added || strcmp(key, "--data") == 0) {
         if (o->data_count == DATA_FILES_MAX)
             return -1;
-        o->data_added[o->data_count] = strcmp(key, "--add") == 0;
+        o->data_added[o->data_count] = added;
         o->data[o->data_count++] = value;
         return 1;
     }
@@ -605,8 +606,9 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
     int d;
     for (d = 0; d < o->data_count; d++) {
         int added = o->data_added[d];
-        if (!labelled_read(o->data[d], visit, context, o->limit, added ? 0 : o->hold_out, added ? 1 : o->train_share, &count,
-                           err, sizeof err)) {
+        int hold_out = added ? 0 : o->hold_out;
+        double share = added ? 1 : o->train_share;
+        if (!labelled_read(o->data[d], visit, context, o->limit, hold_out, share, &count, err, sizeof err)) {
             fprintf(stderr, "error: %s\n", *failure ? *failure : err);
             return 0;
         }

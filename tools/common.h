@@ -29,14 +29,15 @@ typedef struct {
     int cut;            /* 1 when the limit ended the reading before the file's end */
 } LabelledCount;
 
-/* Reads path ("-": standard input; a name ending in .xz through `xz -dc`): lines, or with a name
- * ending in .games or .games.xz datagen's game records (modes/gamefile.h). Every hold_out-th
- * game is held out (none when hold_out is 0); of the others, `share` (0 < share <= 1), spread evenly through the file, are
- * trained on, and the rest passed over, so that a smaller share keeps the same held-out games and
- * the same mix. Calls visit for every good line or training position of the games kept, at most
- * `limit` lines or positions when limit > 0. Prints one warning naming the first malformed line.
- * Returns 1, or 0 with a reason in err when the file is missing or unreadable, holds no good line,
- * is damaged (a file of records: nothing of it is trained on then), or the visitor stopped. */
+/* Reads path ("-": standard input; a name ending in .xz through `xz -dc`): lines, or with a
+ * name ending in .games or .games.xz datagen's game records (modes/gamefile.h). Every
+ * hold_out-th game is held out (none when hold_out is 0); of the others, `share`
+ * (0 < share <= 1), spread evenly through the file, are trained on, and the rest passed over,
+ * so that a smaller share keeps the same held-out games and the same mix. Calls visit for every
+ * good line or training position of the games kept, at most `limit` lines or positions when
+ * limit > 0. Prints one warning naming the first malformed line. Returns 1, or 0 with a reason
+ * in err when the file is missing or unreadable, holds no good line, is damaged (a file of
+ * records: nothing of it is trained on then), or the visitor stopped. */
 int labelled_read(const char *path, LabelledVisit visit, void *context, long limit, int hold_out, double share,
                   LabelledCount *count, char *err, size_t err_size);
 /* Writes the SHA-256 of the file at path (as stored, compressed or not) into hex, 64 digits;
