@@ -1621,7 +1621,8 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
         } else {
             int r = depth >= ROOT_LMR_DEPTH && i - first >= ROOT_LMR_MOVES && quiet ? 1 : 0;
             score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
-            if (score > alpha && score < beta)
+            /* a reduced search that beats alpha proves nothing: the full depth decides */
+            if (score > alpha && (r > 0 || score < beta))
                 score = -search(s, -beta, -alpha, new_depth, 1, 0);
         }
         pop_move(s, m, &u);
