@@ -231,6 +231,7 @@ struct Search {
     uint64_t nodes;
     int stop;
     int seldepth;
+    int root_depth;         /* the depth of the iteration under way */
     int key_count;
     uint64_t keys[KEY_HISTORY_MAX];     /* the game's positions, then the path's */
     Ply stack[STACK_BEFORE_ROOT + MAX_PLY + 2];
@@ -1416,6 +1417,7 @@ enum {
     SE_DOUBLE_MARGIN = 20,      /* a singular move is extended twice (outside PV nodes) when the other moves stay
                                  * this much further below */
     SE_DOUBLE_MAX = 6,          /* at most this many double extensions on a path */
+    SE_PLY_FACTOR = 2,          /* no singular extension beyond this many times the iteration's depth (Stockfish's) */
     PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on (at any depth at a PV node) */
     PRIOR_BONUS_MARGIN = 62,    /* a fail low more than this a ply of depth below alpha rewards the quiet move into
                                  * it at any depth, and twice */
@@ -1428,6 +1430,8 @@ enum {
     ROOT_LMR_DEPTH = 3,         /* at the root, late quiet moves are searched a ply shallower first from this depth on */
     ROOT_LMR_MOVES = 4,         /* at the root, the first this many moves of a line are searched at full depth */
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
+    TT_CUT_HALFMOVE_MAX = 90,   /* no table cut-off once this many plies have passed without a capture or pawn move
+                                 * (Stockfish's) */
     MVV_LVA_SCALE = 16,         /* a capture's order: its victim's value times this, less its attacker's type */
     CAPTURE_HISTORY_DIVISOR = 8, /* a capture's order adds its capture history divided by this */
     LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
@@ -1476,6 +1480,7 @@ static void iterate(Search *s)
     root->static_eval = root->in_check ? SCORE_NONE : evaluate(s, 0);
     s->line_count = 0;
     for (depth = 1; depth <= max_depth; depth++) {
+        s->root_depth = depth;
         for (line = 0; line < lines && !search_stopping(s); line++)
             search_line(s, line, depth);
         if (search_stopping(s))
@@ -1687,13 +1692,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     if (alpha >= beta)
         return alpha;
 
-    /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry (a quiet
-     * hash move that beats beta earns its cut-off's histories, as if searched). */
+    /* Step 3. Transposition table: cut off in non-PV nodes with a deep enough entry, unless the
+     * fifty-move rule draws near, which the entry's score may not have seen (a quiet hash move
+     * that beats beta earns its cut-off's histories, as if searched). */
     n.ply = ply;
     n.pv_node = beta - alpha > 1;
     n.cut_node = cut_node;
     if (node_probe(s, &n) && !n.pv_node && n.entry.depth >= depth && here->excluded == MOVE_NONE
-        && bound_decides(n.entry.bound, n.tt_score, alpha, beta)) {
+        && b->halfmove < TT_CUT_HALFMOVE_MAX && bound_decides(n.entry.bound, n.tt_score, alpha, beta)) {
         if (n.tt_score >= beta && n.tt_move != MOVE_NONE && move_is_quiet(b, n.tt_move) && move_is_legal(b, n.tt_move))
             update_quiet_stats(s, ply, n.tt_move, &n.tt_move, 1, depth);
         return n.tt_score;
@@ -1735,8 +1741,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             continue;
 
         /* Step 10. Singular extension: the hash move, when no other move comes near its score
-         * in a shallower search without it; else a multi-cut, or a negative extension. */
-        if (m == n.tt_move && depth >= SE_DEPTH && here->excluded == MOVE_NONE) {
+         * in a shallower search without it; else a multi-cut, or a negative extension. Not
+         * past twice the iteration's depth, where extensions would feed on themselves. */
+        if (m == n.tt_move && depth >= SE_DEPTH && here->excluded == MOVE_NONE && ply < SE_PLY_FACTOR * s->root_depth) {
             extension = singular_extension(s, &n, m, depth, beta, &score);
             if (search_stopping(s))
                 return 0;
