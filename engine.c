@@ -1391,8 +1391,11 @@ int search_param_set(const char *name, int value)
 
 /* ================================================================== search */
 /* The search's margins, scores in centipawns and depths in plies. Their shapes follow
- * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. Those
- * written P_* are search parameters (search_params, above). */
+ * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. A margin
+ * on the evaluation taken from Stockfish is converted from its internal units, 361 to a pawn
+ * in 15.1 (NormalizeToPawnValue, the scale of the centipawns it prints, which our network
+ * learned), and one on material from its piece values (208 to a pawn). Those written P_* are
+ * search parameters (search_params, above). */
 enum {
     ASPIRATION_DEPTH = 5,       /* aspiration windows (P_ASPIRATION_DELTA wide) from this depth on */
     HINDSIGHT_MARGIN = 60,      /* a node reduced 2 plies or more whose move cost its side more than this is searched
@@ -1412,21 +1415,23 @@ enum {
     SEE_QUIET_DEPTH = 8,        /* quiet moves that lose material pruned up to this depth (P_SEE_QUIET_PER_PLY) */
     SE_DEPTH = 6,               /* singular extensions from this depth on */
     SE_TT_DEPTH_SLACK = 3,      /* a singular extension's hash entry is at most this many plies shallower than the node */
-    SE_MARGIN_PER_PLY = 2,      /* a hash move is singular when the other moves, searched to half the depth, stay
+    SE_MARGIN_PER_PLY = 1,      /* a hash move is singular when the other moves, searched to half the depth, stay
                                  * this much a ply of depth below its score */
-    SE_DOUBLE_MARGIN = 20,      /* a singular move is extended twice (outside PV nodes) when the other moves stay
+    SE_DOUBLE_MARGIN = 7,      /* a singular move is extended twice (outside PV nodes) when the other moves stay
                                  * this much further below */
     SE_DOUBLE_MAX = 6,          /* at most this many double extensions on a path */
     SE_PLY_FACTOR = 2,          /* no singular extension beyond this many times the iteration's depth (Stockfish's) */
     PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on (at any depth at a PV node) */
-    PRIOR_BONUS_MARGIN = 62,    /* a fail low more than this a ply of depth below alpha rewards the quiet move into
+    PRIOR_BONUS_MARGIN = 17,    /* a fail low more than this a ply of depth below alpha rewards the quiet move into
                                  * it at any depth, and twice */
     LMR_DEPTH = 3,              /* late move reductions from this depth on: of quiet moves, and outside
                                  * PV nodes of noisy moves that lose material (PICK_BAD_NOISY) */
-    LMR_DEEPER_MARGIN = 64,     /* a reduced search that beats alpha by more than this, plus LMR_DEEPER_PER_PLY a
+    LMR_DEEPER_MARGIN = 18,     /* a reduced search that beats alpha by more than this, plus LMR_DEEPER_PER_PLY a
                                  * ply of its reduction, is searched again a ply deeper */
-    LMR_DEEPER_PER_PLY = 11,    /* the margin a reduced search beats alpha by to go a ply deeper grows by this a ply of
+    LMR_DEEPER_PER_PLY = 3,     /* the margin a reduced search beats alpha by to go a ply deeper grows by this a ply of
                                  * its reduction (LMR_DEEPER_MARGIN) */
+    LMR_SHALLOWER_PER_PLY = 28, /* a reduced search that beat alpha but not the node's best by this many hundredths
+                                 * of a centipawn a ply of its new depth is searched again a ply shallower */
     ROOT_LMR_DEPTH = 3,         /* at the root, late quiet moves are searched a ply shallower first from this depth on */
     ROOT_LMR_MOVES = 4,         /* at the root, the first this many moves of a line are searched at full depth */
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
@@ -1825,7 +1830,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
  * knowledge) tests/endgame's K+B+N mate needs the plain depth. */
 static int research_depth_change(int score, int alpha, int best, int r, int new_depth)
 {
-    return (score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * r) - (score < best + new_depth);
+    return (score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * r) - (100 * (score - best) < LMR_SHALLOWER_PER_PLY * new_depth);
 }
 
 /* Probes the table for the node at n->ply: whether it hit, its entry, its move and its score
