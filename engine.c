@@ -326,7 +326,7 @@ static inline void node_evaluate(Search *s, Node *n);
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score);
 static int improving_at(Search *s, int ply);
 static int hindsight_depth_change(Search *s, const Node *n, int depth);
-static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int quiet_count, int depth, int alpha);
+static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int move_count, int depth, int alpha);
 static int move_gives_check(Board *b, Node *n, Move m);
 static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut);
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth);
@@ -1408,8 +1408,8 @@ enum {
     NMP_EVAL_MAX = 3,           /* the most plies the evaluation's lead over beta adds to the null move's reduction */
     IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
     LMP_DEPTH = 8,              /* late move pruning of quiet moves up to this depth */
-    LMP_BASE = 3,               /* late move pruning keeps (LMP_BASE + depth^2) / 2 quiet moves (twice as many when
-                                 * improving) */
+    LMP_BASE = 3,               /* late move pruning prunes the quiet moves from the (LMP_BASE + depth^2) / 2-th move
+                                 * of the node on (twice as far when improving; Stockfish's) */
     FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth (P_FUTILITY_*) */
     SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
     SEE_QUIET_DEPTH = 8,        /* quiet moves that lose material pruned up to this depth (P_SEE_QUIET_PER_PLY) */
@@ -1674,7 +1674,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     Node n;
     MovePicker mp;
     Move m, best_move = MOVE_NONE, quiets[MAX_MOVES], noisy[MAX_MOVES];
-    int best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0, noisy_count = 0, old_alpha = alpha, bound;
+    int best = -SCORE_INF, score, move_count = 0, moves_tried = 0, quiet_count = 0, noisy_count = 0, old_alpha = alpha, bound;
 
     assert(ply >= 1);
     /* Step 1. Leaves go to the quiescence search. */
@@ -1738,11 +1738,12 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
         if (m == here->excluded)
             continue;
+        move_count++;
 
         /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
          * never checks. */
         if (best > -SCORE_MATE_BOUND && !n.in_check && n.has_non_pawn_piece
-            && prunes_move(&n, b, m, quiet, mp.kind, quiet_count, depth, alpha) && !move_gives_check(b, &n, m))
+            && prunes_move(&n, b, m, quiet, mp.kind, move_count, depth, alpha) && !move_gives_check(b, &n, m))
             continue;
 
         /* Step 10. Singular extension: the hash move, when no other move comes near its score
@@ -1945,12 +1946,13 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
 
 /* Step 9: returns 1 if move m (of the picker's kind PICK_*) may be pruned unless it gives
  * check: a late quiet move, a quiet one that cannot reach alpha (futility) or loses material
- * (static exchange), a losing capture; quiet_count quiet moves came before it. Futility and
+ * (static exchange), a losing capture; it is the node's move_count-th move, pruned or not
+ * (Stockfish's count: every move, not only the quiet ones). Futility and
  * the quiet moves' exchanges prune only while the opponent has a piece: against a lone king
  * (or pawns) the quiet moves are the mating technique, scored by knowledge, not the network. */
-static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int quiet_count, int depth, int alpha)
+static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int move_count, int depth, int alpha)
 {
-    if (quiet && !n->pv_node && depth <= LMP_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
+    if (quiet && !n->pv_node && depth <= LMP_DEPTH && move_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
         return 1;
     if (quiet && board_has_pieces(b, !b->side)) {
         if (!n->pv_node && depth <= FUTILITY_DEPTH && kind == PICK_QUIET
