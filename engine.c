@@ -118,6 +118,10 @@ typedef struct {
 
 /* A history table indexed by the piece that moves and its destination. */
 typedef int16_t PieceToHistory[PIECE_NB][64];
+/* The continuation histories that order a quiet move: those after the move one, two and four
+ * plies before it (Stockfish's first, second and fourth tables). */
+enum { CONT_PLIES = 3 };
+static const int CONT_BACK[CONT_PLIES] = { 1, 2, 4 };
 
 /* What a search learns of moves and evaluations beyond its table: a search starts from these,
  * emptied (search_reset) or kept from an earlier one (a game's moves, a table file). A table
@@ -135,7 +139,7 @@ typedef struct {
     int16_t pawn_correction[2][CORRECTION_SIZE];
     int16_t piece_correction[2][2][CORRECTION_SIZE];
     /* continuation history: a quiet move's record after the move that moved piece p to square
-     * t (one or two plies before), at [p][t]; [0][0] stands for a null move or none */
+     * t (one, two or four plies before: CONT_BACK), at [p][t]; [0][0] stands for a null move or none */
     PieceToHistory cont[PIECE_NB][64];
 } SearchHistory;
 
@@ -146,7 +150,7 @@ typedef struct {
  * of the opponent (find_threats). */
 typedef struct {
     int16_t (*main)[64];            /* the side's, by from and to */
-    PieceToHistory *cont[2];        /* after the move one and two plies before */
+    PieceToHistory *cont[CONT_PLIES]; /* after the move one, two and four plies before (CONT_BACK) */
     uint64_t threatened[KING + 1];  /* by piece type; none for pawns and the king */
 } QuietHistories;
 
@@ -337,7 +341,7 @@ static void keep_noisy_and_checks(Board *b, MoveList *list);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
 static void update_capture_stats(Search *s, Move best, const Move *noisy, int noisy_count, int depth);
 static void reward_prior_move(Search *s, const Node *n, int depth, int far_below);
-static void cont_histories_add(PieceToHistory *ch1, PieceToHistory *ch2, int piece, int to, int delta, int bonus);
+static void cont_histories_add(Search *s, int ply, int piece, int to, int delta, int bonus);
 static int16_t *capture_history_at(Search *s, Move m);
 static int history_bonus(int depth);
 static PieceToHistory *cont_history_at(Search *s, int ply, int back);
@@ -2120,11 +2124,10 @@ static void keep_noisy_and_checks(Board *b, MoveList *list)
 
 /* After the quiet move best cut off at ply and depth: a killer, the counter-move of the move
  * before, a history bonus for it and a malus for the quiet moves tried before it, in the
- * history of the side and in the continuation histories of the last two moves. */
+ * history of the side and in the continuation histories (cont_histories_add). */
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth)
 {
     const Board *b = &s->board;
-    PieceToHistory *ch1 = cont_history_at(s, ply, 1), *ch2 = cont_history_at(s, ply, 2);
     Ply *here = ply_at(s, ply), *before = ply_at(s, ply - 1);
     int side = b->side, i, bonus = history_bonus(depth);
     if (here->killers[0] != best) {
@@ -2136,16 +2139,17 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
     for (i = 0; i < quiet_count; i++) {
         int delta = quiets[i] == best ? bonus : -bonus, piece = b->squares[move_from(quiets[i])], to = move_to(quiets[i]);
         history_add(&s->hist.main[side][move_from(quiets[i])][to], delta, bonus);
-        cont_histories_add(ch1, ch2, piece, to, delta, bonus);
+        cont_histories_add(s, ply, piece, to, delta, bonus);
     }
 }
 
-/* Adds delta (of size bonus) to a quiet move's entries, by its piece and destination, in the
- * continuation history rows ch1 and ch2 (those of the last move and the one before). */
-static void cont_histories_add(PieceToHistory *ch1, PieceToHistory *ch2, int piece, int to, int delta, int bonus)
+/* Adds delta (of size bonus) to the entries of a quiet move at ply, by its piece and
+ * destination, in the continuation histories of the moves CONT_BACK plies before it. */
+static void cont_histories_add(Search *s, int ply, int piece, int to, int delta, int bonus)
 {
-    history_add(&(*ch1)[piece][to], delta, bonus);
-    history_add(&(*ch2)[piece][to], delta, bonus);
+    int i;
+    for (i = 0; i < CONT_PLIES; i++)
+        history_add(&(*cont_history_at(s, ply, CONT_BACK[i]))[piece][to], delta, bonus);
 }
 
 /* After the node at n->ply failed low at depth: the opponent's quiet move into it held, and
@@ -2159,8 +2163,7 @@ static void reward_prior_move(Search *s, const Node *n, int depth, int far_below
     if (!before->quiet || (depth < PRIOR_BONUS_DEPTH && !n->pv_node && !far_below))
         return;
     bonus = history_bonus(depth) * (1 + (n->pv_node || n->cut_node || far_below));
-    cont_histories_add(cont_history_at(s, n->ply - 1, 1), cont_history_at(s, n->ply - 1, 2), before->piece,
-                       move_to(before->move), bonus, bonus);
+    cont_histories_add(s, n->ply - 1, before->piece, move_to(before->move), bonus, bonus);
 }
 
 /* After the move best cut off at depth: a capture history bonus for it if it is a capture or
@@ -2557,12 +2560,13 @@ static int noisy_score(Search *s, Move m, int *good)
 }
 
 /* Finds the histories that order the quiet moves at ply: the side's, and the continuation
- * histories after the last two moves. */
+ * histories after the moves one, two and four plies before (CONT_BACK). */
 static void quiet_histories(Search *s, int ply, QuietHistories *h)
 {
     h->main = s->hist.main[s->board.side];
-    h->cont[0] = cont_history_at(s, ply, 1);
-    h->cont[1] = cont_history_at(s, ply, 2);
+    int i;
+    for (i = 0; i < CONT_PLIES; i++)
+        h->cont[i] = cont_history_at(s, ply, CONT_BACK[i]);
 }
 
 /* Finds the squares where each type of piece of b's side to move is attacked by a lesser piece
@@ -2604,7 +2608,7 @@ static inline int quiet_score(const Board *b, const QuietHistories *h, Move m)
 {
     int piece = b->squares[move_from(m)], from = move_from(m), to = move_to(m);
     uint64_t threatened = h->threatened[piece_type(piece)];
-    return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to]
+    return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to] + (*h->cont[2])[piece][to]
            + THREAT_ESCAPE_BONUS * ((int)(threatened >> from & 1) - (int)(threatened >> to & 1));
 }
 
