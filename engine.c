@@ -330,7 +330,7 @@ static inline void node_evaluate(Search *s, Node *n);
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score);
 static int improving_at(Search *s, int ply);
 static int hindsight_depth_change(Search *s, const Node *n, int depth);
-static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int move_count, int depth, int alpha);
+static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int move_count, int depth, int alpha);
 static int move_gives_check(Board *b, Node *n, Move m);
 static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut);
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth);
@@ -342,6 +342,7 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
 static void update_capture_stats(Search *s, Move best, const Move *noisy, int noisy_count, int depth);
 static void reward_prior_move(Search *s, const Node *n, int depth, int far_below);
 static void cont_histories_add(Search *s, int ply, int piece, int to, int delta, int bonus);
+static int cont_histories_sum(Search *s, int ply, int piece, int to);
 static int16_t *capture_history_at(Search *s, Move m);
 static int history_bonus(int depth);
 static PieceToHistory *cont_history_at(Search *s, int ply, int back);
@@ -1414,9 +1415,20 @@ enum {
     LMP_DEPTH = 8,              /* late move pruning of quiet moves up to this depth */
     LMP_BASE = 3,               /* late move pruning prunes the quiet moves from the (LMP_BASE + depth^2) / 2-th move
                                  * of the node on (twice as far when improving; Stockfish's) */
-    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this depth (P_FUTILITY_*) */
+    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this reduced depth (P_FUTILITY_*) */
+    FUTILITY_HISTORY_DIVISOR = 100, /* futility's margin grows by a quiet move's histories divided by this
+                                 * (Stockfish's 52 in its units and history scales) */
+    HISTORY_PRUNE_DEPTH = 5,    /* a quiet move is pruned below this reduced depth when its continuation histories sum
+                                 * below -HISTORY_PRUNE_PER_PLY a ply of depth less one (Stockfish's) */
+    HISTORY_PRUNE_PER_PLY = 2120,
+    CAPTURE_FUTILITY_DEPTH = 7, /* a capture is pruned below this reduced depth when the evaluation, its victim, this
+                                 * margin and this much a ply, and its capture history divided by this, stay at
+                                 * most alpha (Stockfish's 180, 201 and 6 in its units) */
+    CAPTURE_FUTILITY_MARGIN = 50,
+    CAPTURE_FUTILITY_PER_PLY = 56,
+    CAPTURE_FUTILITY_HISTORY_DIVISOR = 33,
     SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
-    SEE_QUIET_DEPTH = 8,        /* quiet moves that lose material pruned up to this depth (P_SEE_QUIET_PER_PLY) */
+    SEE_QUIET_DEPTH = 8,        /* quiet moves that lose material pruned up to this reduced depth (P_SEE_QUIET_PER_PLY) */
     SE_DEPTH = 6,               /* singular extensions from this depth on */
     SE_TT_DEPTH_SLACK = 3,      /* a singular extension's hash entry is at most this many plies shallower than the node */
     SE_MARGIN_PER_PLY = 1,      /* a hash move is singular when the other moves, searched to half the depth, stay
@@ -1747,7 +1759,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
          * never checks. */
         if (best > -SCORE_MATE_BOUND && !n.in_check && n.has_non_pawn_piece
-            && prunes_move(&n, b, m, quiet, mp.kind, move_count, depth, alpha) && !move_gives_check(b, &n, m))
+            && prunes_move(s, &n, m, &mp, move_count, depth, alpha) && !move_gives_check(b, &n, m))
             continue;
 
         /* Step 10. Singular extension: the hash move, when no other move comes near its score
@@ -1948,24 +1960,39 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
     return 0;
 }
 
-/* Step 9: returns 1 if move m (of the picker's kind PICK_*) may be pruned unless it gives
- * check: a late quiet move, a quiet one that cannot reach alpha (futility) or loses material
- * (static exchange), a losing capture; it is the node's move_count-th move, pruned or not
- * (Stockfish's count: every move, not only the quiet ones). Futility and
- * the quiet moves' exchanges prune only while the opponent has a piece: against a lone king
- * (or pawns) the quiet moves are the mating technique, scored by knowledge, not the network. */
-static int prunes_move(const Node *n, Board *b, Move m, int quiet, int kind, int move_count, int depth, int alpha)
+/* Step 9: returns 1 if move m, the picker's last (mp) and the node's move_count-th move
+ * (Stockfish's count: every move, pruned or searched, noisy or quiet), may be pruned unless it
+ * gives check. Most tests look at the depth the move would be searched to after its expected
+ * late move reduction (lmr_depth, Stockfish's lmrDepth): a capture that cannot reach alpha
+ * with its victim, a losing capture; a late quiet move, one whose continuation histories are
+ * bad, one that cannot reach alpha with its history's help (futility) or loses material (static
+ * exchange). Only late move pruning prunes quiet moves against a lone king (or pawns): there
+ * the quiet moves are the mating technique, scored by knowledge, not the network. */
+static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int move_count, int depth, int alpha)
 {
-    if (quiet && !n->pv_node && depth <= LMP_DEPTH && move_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
-        return 1;
-    if (quiet && board_has_pieces(b, !b->side)) {
-        if (!n->pv_node && depth <= FUTILITY_DEPTH && kind == PICK_QUIET
-            && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * depth <= alpha)
+    Board *b = &s->board;
+    int to = move_to(m), piece = b->squares[move_from(m)], history;
+    int lmr_depth = int_max(depth - 1 - reductions[int_min(depth, LMR_TABLE - 1)][int_min(move_count, LMR_TABLE - 1)] / LMR_UNIT, 0);
+    if (!move_is_quiet(b, m)) {
+        int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to]);
+        if (!n->pv_node && lmr_depth < CAPTURE_FUTILITY_DEPTH && move_kind(m) != KIND_PROMOTION
+            && n->eval + CAPTURE_FUTILITY_MARGIN + CAPTURE_FUTILITY_PER_PLY * lmr_depth + eval_piece_value(victim)
+                   + *capture_history_at(s, m) / CAPTURE_FUTILITY_HISTORY_DIVISOR <= alpha)
             return 1;
-        if (depth <= SEE_QUIET_DEPTH && !see_ge(b, m, -param(P_SEE_QUIET_PER_PLY) * depth))
-            return 1;
+        return depth <= SEE_PRUNE_DEPTH && mp->kind == PICK_BAD_NOISY && !see_ge(b, m, -param(P_SEE_PRUNE_PER_PLY) * depth);
     }
-    return !quiet && depth <= SEE_PRUNE_DEPTH && kind == PICK_BAD_NOISY && !see_ge(b, m, -param(P_SEE_PRUNE_PER_PLY) * depth);
+    if (!n->pv_node && depth <= LMP_DEPTH && move_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
+        return 1;
+    if (!board_has_pieces(b, !b->side))
+        return 0;
+    history = cont_histories_sum(s, n->ply, piece, to);
+    if (lmr_depth < HISTORY_PRUNE_DEPTH && history < -HISTORY_PRUNE_PER_PLY * (depth - 1))
+        return 1;
+    history += 2 * s->hist.main[b->side][move_from(m)][to];
+    if (!n->pv_node && lmr_depth <= FUTILITY_DEPTH && mp->kind == PICK_QUIET
+        && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * lmr_depth + history / FUTILITY_HISTORY_DIVISOR <= alpha)
+        return 1;
+    return lmr_depth <= SEE_QUIET_DEPTH && !see_ge(b, m, -param(P_SEE_QUIET_PER_PLY) * lmr_depth);
 }
 
 /* Returns 1 if the legal move m gives check, the node's check squares found at its first ask. */
@@ -2141,6 +2168,15 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
         history_add(&s->hist.main[side][move_from(quiets[i])][to], delta, bonus);
         cont_histories_add(s, ply, piece, to, delta, bonus);
     }
+}
+
+/* The sum of the continuation histories of a quiet move at ply, by its piece and destination. */
+static int cont_histories_sum(Search *s, int ply, int piece, int to)
+{
+    int i, sum = 0;
+    for (i = 0; i < CONT_PLIES; i++)
+        sum += (*cont_history_at(s, ply, CONT_BACK[i]))[piece][to];
+    return sum;
 }
 
 /* Adds delta (of size bonus) to the entries of a quiet move at ply, by its piece and
