@@ -1408,8 +1408,8 @@ enum {
     RFP_DEPTH = 8,              /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
     RAZOR_DEPTH = 2,            /* razoring up to this depth (P_RAZOR_MARGIN) */
     NMP_DEPTH = 3,              /* null move pruning from this depth on */
-    NMP_REDUCTION = 3,          /* the null move's reduction in plies, before depth and evaluation add to it */
-    NMP_DEPTH_DIVISOR = 4,      /* the null move reduces a ply more for every this many plies of depth */
+    NMP_REDUCTION = 4,          /* the null move's reduction in plies, before depth and evaluation add to it */
+    NMP_DEPTH_DIVISOR = 3,      /* the null move reduces a ply more for every this many plies of depth (Stockfish's) */
     NMP_EVAL_MAX = 3,           /* the most plies the evaluation's lead over beta adds to the null move's reduction */
     IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
     LMP_DEPTH = 8,              /* late move pruning of quiet moves up to this depth */
