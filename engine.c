@@ -2096,6 +2096,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     if (node_probe(s, &n) && bound_decides(n.entry.bound, n.tt_score, alpha, beta))
         return n.tt_score;
     node_evaluate(s, &n);
+    if (!n.in_check && n.hit && bound_bounds(n.entry.bound, n.tt_score, n.eval))
+        n.eval = n.tt_score; /* the table's bound says more than the evaluation (Stockfish's) */
     best = n.eval; /* stand pat, or -SCORE_INF in check */
     if (!n.in_check && best >= beta)
         return best;
@@ -2114,12 +2116,16 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
             if (!see_ge(b, m, 0))
                 continue;
         } else if (!n.in_check) {
-            /* skip losing captures and those that cannot reach alpha (delta pruning) */
+            /* skip losing captures, those that cannot reach alpha (delta pruning), and those
+             * whose exchange cannot win what the stand pat and the margin leave short of alpha
+             * (Stockfish's) */
             if (mp.kind == PICK_BAD_NOISY)
                 continue;
             if (move_kind(m) != KIND_PROMOTION
                 && n.eval + eval_piece_value(piece_type(b->squares[move_to(m)])) + param(P_DELTA_MARGIN) <= alpha
                 && move_kind(m) != KIND_EN_PASSANT)
+                continue;
+            if (move_kind(m) != KIND_PROMOTION && !see_ge(b, m, alpha - n.eval - param(P_DELTA_MARGIN)))
                 continue;
         }
         push_move(s, m, &u, ply);
