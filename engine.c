@@ -332,7 +332,7 @@ static int improving_at(Search *s, int ply);
 static int hindsight_depth_change(Search *s, const Node *n, int depth);
 static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int move_count, int depth, int alpha);
 static int move_gives_check(Board *b, Node *n, Move m);
-static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut);
+static int singular_extension(Search *s, Node *n, Move m, int depth, int alpha, int beta, int *cut);
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth);
 static inline int raises(int score, Move m, int *best, int *alpha, Move *best_move);
 static void update_pv(Search *s, int ply, Move m);
@@ -1435,7 +1435,9 @@ enum {
                                  * this much a ply of depth below its score */
     SE_DOUBLE_MARGIN = 7,      /* a singular move is extended twice (outside PV nodes) when the other moves stay
                                  * this much further below */
-    SE_DOUBLE_MAX = 6,          /* at most this many double extensions on a path */
+    SE_TRIPLE_MARGIN = 24,      /* a singular quiet move is extended three times (outside PV nodes) when the other
+                                 * moves stay this much below (Stockfish 16.1's 78 in its units) */
+    SE_DOUBLE_MAX = 6,          /* at most this many double or triple extensions on a path */
     SE_PLY_FACTOR = 2,          /* no singular extension beyond this many times the iteration's depth (Stockfish's) */
     PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on (at any depth at a PV node) */
     PRIOR_BONUS_MARGIN = 17,    /* a fail low more than this a ply of depth below alpha rewards the quiet move into
@@ -1766,13 +1768,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
          * in a shallower search without it; else a multi-cut, or a negative extension. Not
          * past twice the iteration's depth, where extensions would feed on themselves. */
         if (m == n.tt_move && depth >= SE_DEPTH && here->excluded == MOVE_NONE && ply < SE_PLY_FACTOR * s->root_depth) {
-            extension = singular_extension(s, &n, m, depth, beta, &score);
+            extension = singular_extension(s, &n, m, depth, alpha, beta, &score);
             if (search_stopping(s))
                 return 0;
             if (score != SCORE_NONE)
                 return score;
         }
-        ply_at(s, ply + 1)->double_extensions = here->double_extensions + (extension == 2);
+        ply_at(s, ply + 1)->double_extensions = here->double_extensions + (extension >= 2);
 
         push_move(s, m, &u, ply);
         moves_tried++;
@@ -2006,10 +2008,12 @@ static int move_gives_check(Board *b, Node *n, Move m)
 }
 
 /* Step 10: the extension of the hash move m at depth when the table's bound on it is deep and
- * low enough: 1 when a shallower search of the other moves stays below its score less a
- * margin (singular), 2 when far below; -1 when they reach it but not beta. When they reach
- * beta even so (a multi-cut), *cut is the node's score; else SCORE_NONE. */
-static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, int *cut)
+ * low enough, as Stockfish 15.1 and 16 have it: 1 when a shallower search of the other moves
+ * stays below its score less a margin (singular), outside PV nodes 2 when far below and 3 for a
+ * quiet move further still (while the path has had few of those); when they reach beta even so
+ * (a multi-cut) *cut is the node's score, else SCORE_NONE; -2 when the hash move's score
+ * reaches beta (others might too), -1 when it is at most alpha and what the others reached. */
+static int singular_extension(Search *s, Node *n, Move m, int depth, int alpha, int beta, int *cut)
 {
     Ply *here = ply_at(s, n->ply);
     int singular_beta, score;
@@ -2023,11 +2027,16 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int beta, i
     here->excluded = MOVE_NONE;
     if (search_stopping(s))
         return 0;
-    if (score < singular_beta)
-        return !n->pv_node && score < singular_beta - SE_DOUBLE_MARGIN && here->double_extensions < SE_DOUBLE_MAX ? 2 : 1;
+    if (score < singular_beta) {
+        if (n->pv_node || here->double_extensions >= SE_DOUBLE_MAX || score >= singular_beta - SE_DOUBLE_MARGIN)
+            return 1;
+        return score < singular_beta - SE_TRIPLE_MARGIN && move_is_quiet(&s->board, m) ? 3 : 2;
+    }
     if (singular_beta >= beta)
         *cut = singular_beta;
-    return n->tt_score >= beta ? -1 : 0;
+    if (n->tt_score >= beta)
+        return -2;
+    return n->tt_score <= alpha && n->tt_score <= score ? -1 : 0;
 }
 
 /* Step 11: the late move reduction of the quiet or losing noisy move just made (number
