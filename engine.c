@@ -1455,8 +1455,9 @@ enum {
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
     TT_CUT_HALFMOVE_MAX = 90,   /* no table cut-off once this many plies have passed without a capture or pawn move
                                  * (Stockfish's) */
-    MVV_LVA_SCALE = 16,         /* a capture's order: its victim's value times this, less its attacker's type */
-    CAPTURE_HISTORY_DIVISOR = 8, /* a capture's order adds its capture history divided by this */
+    MVV_LVA_SCALE = 12,         /* a capture's order: its victim's value times this, less its attacker's type, plus its
+                                 * capture history, which may then outweigh some 14 pawns of victim at most, as in
+                                 * Stockfish 15.1's order (six times the victim's value, plus the history) */
     LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
     LMR_UNIT = 1024             /* a reduction is summed in 1/LMR_UNIT plies, then rounded down */
 };
@@ -2594,8 +2595,8 @@ static void add_listed(Search *s, MovePicker *mp, const QuietHistories *h, Move 
     mp->end++;
 }
 
-/* The order of a capture or promotion m: the victim's value first (and the promotion's), then
- * the cheaper attacker, then its capture history; *good says whether it keeps its material
+/* The order of a capture or promotion m: the victim's value (and the promotion's) less the
+ * attacker's type, plus its capture history (MVV_LVA_SCALE says how they weigh); *good says whether it keeps its material
  * (a victim worth its attacker, or a static exchange that does not lose; never an
  * under-promotion, which goes with the losing ones: the quiescence search skips those). */
 static int noisy_score(Search *s, Move m, int *good)
@@ -2607,7 +2608,7 @@ static int noisy_score(Search *s, Move m, int *good)
     *good = !under && (eval_piece_value(victim) >= eval_piece_value(attacker) || see_ge(b, m, 0));
     return eval_piece_value(victim) * MVV_LVA_SCALE - attacker
            + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * MVV_LVA_SCALE : 0)
-           + *capture_history_at(s, m) / CAPTURE_HISTORY_DIVISOR;
+           + *capture_history_at(s, m);
 }
 
 /* Finds the histories that order the quiet moves at ply: the side's, and the continuation
