@@ -33,10 +33,6 @@ enum { SCORE_NONE = SCORE_INF + 1 };  /* no score */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
 /* what a cut-off's history bonus loses from P_HISTORY_BONUS_PER_PLY a ply of depth (history_bonus) */
 enum { HISTORY_BONUS_OFFSET = 200 };
-/* A quiet move's order rises by this much when its piece leaves a square where a lesser piece
- * attacks it, and falls as much when it goes to one (Stockfish's threat-aware ordering): in a
- * cold one-shot call the histories are still nearly empty, and this orders the moves. */
-enum { THREAT_ESCAPE_BONUS = 10000 };
 /* The correction history (correction_entries, correction_update). */
 enum {
     CORRECTION_SIZE = 16384,        /* the entries of each correction table (a power of two) */
@@ -1326,11 +1322,15 @@ static void level_choose(Search *s)
 
 /* ======================================================= search parameters */
 
-/* The search parameters: margins that a command line may set (--param NAME=VALUE, through
- * search_param_set) and tools/spsa.mjs tunes, each with the range it may take and its tuning
- * step (how far SPSA moves it either way to compare). Six of the values are SPSA's for the cold
- * one-shot call, confirmed by a fixed-node match (docs/tuning.md): the aspiration window,
- * razoring, both futility margins, the quiet moves' SEE margin and delta pruning. */
+/* The search parameters: every margin, depth and weight of the search that a command line may
+ * set (--param NAME=VALUE, through search_param_set) and tools/spsa.mjs tunes, each with the
+ * range it may take and its tuning step (how far SPSA moves it either way to compare). Which
+ * values SPSA found and a fixed-node match confirmed: docs/tuning.md. Scores are in
+ * centipawns and depths in plies. The shapes follow Stockfish, Ethereal and the Chess
+ * Programming Wiki. A margin on the evaluation taken from Stockfish is converted from its
+ * internal units, 361 to a pawn in 15.1 (NormalizeToPawnValue, the scale of the centipawns
+ * it prints, which our network learned), and one on material from its piece values (208 to
+ * a pawn). */
 enum {
     P_ASPIRATION_DELTA,     /* an aspiration window this far either side of the last score, widened by half on a fail */
     P_RFP_MARGIN,           /* reverse futility: the evaluation beats beta by this much a ply (a ply fewer when improving) */
@@ -1349,6 +1349,62 @@ enum {
     P_HISTORY_BONUS_PER_PLY, /* a cut-off's history bonus grows by this a ply of depth (history_bonus) */
     P_HISTORY_BONUS_MAX,    /* the largest history bonus of a cut-off (history_bonus) */
     P_DELTA_MARGIN,         /* the quiescence search skips a capture that, even this much ahead, stays below alpha */
+    P_ASPIRATION_DEPTH,     /* aspiration windows (P_ASPIRATION_DELTA wide) from this depth on */
+    P_HINDSIGHT_MARGIN,     /* a node reduced 2 plies or more whose move cost its side more than this is searched
+                             * a ply shallower (hindsight_depth_change) */
+    P_RFP_DEPTH,            /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
+    P_RAZOR_DEPTH,          /* razoring up to this depth (P_RAZOR_MARGIN) */
+    P_NMP_DEPTH,            /* null move pruning from this depth on */
+    P_NMP_REDUCTION,        /* the null move's reduction in plies, before depth and evaluation add to it */
+    P_NMP_DEPTH_DIVISOR,    /* the null move reduces a ply more for every this many plies of depth (Stockfish's) */
+    P_NMP_EVAL_MAX,         /* the most plies the evaluation's lead over beta adds to the null move's reduction */
+    P_IIR_DEPTH,            /* internal iterative reduction from this depth on */
+    P_LMP_DEPTH,            /* late move pruning of quiet moves up to this depth */
+    P_LMP_BASE,             /* late move pruning prunes the quiet moves from the (P_LMP_BASE + depth^2) / 2-th move
+                             * of the node on (twice as far when improving; Stockfish's) */
+    P_FUTILITY_DEPTH,       /* futility pruning of quiet moves up to this reduced depth (P_FUTILITY_*) */
+    P_FUTILITY_HISTORY_DIVISOR, /* futility's margin grows by a quiet move's histories divided by this (Stockfish's 52
+                                 * in its units and history scales) */
+    P_HISTORY_PRUNE_DEPTH,  /* a quiet move is pruned below this reduced depth when its continuation histories sum
+                             * below -P_HISTORY_PRUNE_PER_PLY a ply of depth less one (Stockfish's) */
+    P_HISTORY_PRUNE_PER_PLY, /* history pruning's threshold a ply of depth (P_HISTORY_PRUNE_DEPTH) */
+    P_CAPTURE_FUTILITY_DEPTH, /* a capture is pruned below this reduced depth when the evaluation, its victim, the
+                               * margin and the margin a ply, and its capture history divided by the divisor, stay at
+                               * most alpha (Stockfish's 180, 201 and 6 in its units) */
+    P_CAPTURE_FUTILITY_MARGIN, /* capture futility's margin (P_CAPTURE_FUTILITY_DEPTH) */
+    P_CAPTURE_FUTILITY_PER_PLY, /* capture futility's margin a ply of reduced depth */
+    P_CAPTURE_FUTILITY_HISTORY_DIVISOR, /* capture futility's margin grows by the capture history divided by this */
+    P_SEE_PRUNE_DEPTH,      /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
+    P_SEE_QUIET_DEPTH,      /* quiet moves that lose material pruned up to this reduced depth (P_SEE_QUIET_PER_PLY) */
+    P_SE_DEPTH,             /* singular extensions from this depth on */
+    P_SE_TT_DEPTH_SLACK,    /* a singular extension's hash entry is at most this many plies shallower than the node */
+    P_SE_MARGIN_PER_PLY,    /* a hash move is singular when the other moves, searched to half the depth, stay
+                             * this much a ply of depth below its score */
+    P_SE_DOUBLE_MARGIN,     /* a singular move is extended twice (outside PV nodes) when the other moves stay
+                             * this much further below */
+    P_SE_TRIPLE_MARGIN,     /* a singular quiet move is extended three times (outside PV nodes) when the other
+                             * moves stay this much below (Stockfish 16.1's 78 in its units) */
+    P_SE_DOUBLE_MAX,        /* at most this many double or triple extensions on a path */
+    P_PRIOR_BONUS_DEPTH,    /* a fail low rewards the quiet move into it from this depth on (at any depth at a PV node) */
+    P_PRIOR_BONUS_MARGIN,   /* a fail low more than this a ply of depth below alpha rewards the quiet move into
+                             * it at any depth, and twice */
+    P_LMR_DEPTH,            /* late move reductions from this depth on: of quiet moves, and outside PV nodes of
+                             * noisy moves that lose material (PICK_BAD_NOISY) */
+    P_LMR_DEEPER_MARGIN,    /* a reduced search that beats alpha by more than this, plus P_LMR_DEEPER_PER_PLY a
+                             * ply of its reduction, is searched again a ply deeper */
+    P_LMR_DEEPER_PER_PLY,   /* the margin a reduced search beats alpha by to go a ply deeper grows by this a ply of
+                             * its reduction (P_LMR_DEEPER_MARGIN) */
+    P_LMR_SHALLOWER_PER_PLY, /* a reduced search that beat alpha but not the node's best by this many hundredths of
+                              * a centipawn a ply of its new depth is searched again a ply shallower */
+    P_ROOT_LMR_DEPTH,       /* at the root, late quiet moves are searched a ply shallower first from this depth on */
+    P_ROOT_LMR_MOVES,       /* at the root, the first this many moves of a line are searched at full depth */
+    P_MVV_LVA_SCALE,        /* a capture's order: its victim's value times this, less its attacker's type, plus its
+                             * capture history, which may then outweigh some 14 pawns of victim at most, as in
+                             * Stockfish 15.1's order (six times the victim's value, plus the history) */
+    P_THREAT_ESCAPE_BONUS,  /* a quiet move's order rises by this much when its piece leaves a square where a
+                             * lesser piece attacks it, and falls as much when it goes to one (Stockfish's
+                             * threat-aware ordering): in a cold one-shot call the histories are still nearly empty,
+                             * and this orders the moves */
     SEARCH_PARAM_NB
 };
 
@@ -1368,6 +1424,43 @@ static SearchParam search_params[SEARCH_PARAM_NB] = {
     [P_HISTORY_BONUS_PER_PLY] = { "history_bonus_per_ply", 300, 250, 600, 30 },
     [P_HISTORY_BONUS_MAX] = { "history_bonus_max", 1600, 400, 4000, 150 },
     [P_DELTA_MARGIN] = { "delta_margin", 241, 50, 400, 20 },
+    [P_ASPIRATION_DEPTH] = { "aspiration_depth", 5, 2, 10, 1 },
+    [P_HINDSIGHT_MARGIN] = { "hindsight_margin", 60, 0, 200, 8 },
+    [P_RFP_DEPTH] = { "rfp_depth", 8, 3, 14, 1 },
+    [P_RAZOR_DEPTH] = { "razor_depth", 2, 1, 5, 1 },
+    [P_NMP_DEPTH] = { "nmp_depth", 3, 1, 6, 1 },
+    [P_NMP_REDUCTION] = { "nmp_reduction", 4, 2, 7, 1 },
+    [P_NMP_DEPTH_DIVISOR] = { "nmp_depth_divisor", 3, 2, 8, 1 },
+    [P_NMP_EVAL_MAX] = { "nmp_eval_max", 3, 0, 8, 1 },
+    [P_IIR_DEPTH] = { "iir_depth", 4, 2, 10, 1 },
+    [P_LMP_DEPTH] = { "lmp_depth", 8, 3, 16, 1 },
+    [P_LMP_BASE] = { "lmp_base", 3, 1, 8, 1 },
+    [P_FUTILITY_DEPTH] = { "futility_depth", 6, 2, 14, 1 },
+    [P_FUTILITY_HISTORY_DIVISOR] = { "futility_history_divisor", 100, 30, 400, 10 },
+    [P_HISTORY_PRUNE_DEPTH] = { "history_prune_depth", 5, 1, 10, 1 },
+    [P_HISTORY_PRUNE_PER_PLY] = { "history_prune_per_ply", 2120, 500, 6000, 200 },
+    [P_CAPTURE_FUTILITY_DEPTH] = { "capture_futility_depth", 7, 1, 12, 1 },
+    [P_CAPTURE_FUTILITY_MARGIN] = { "capture_futility_margin", 50, 0, 200, 8 },
+    [P_CAPTURE_FUTILITY_PER_PLY] = { "capture_futility_per_ply", 56, 10, 200, 8 },
+    [P_CAPTURE_FUTILITY_HISTORY_DIVISOR] = { "capture_futility_history_divisor", 33, 8, 100, 4 },
+    [P_SEE_PRUNE_DEPTH] = { "see_prune_depth", 6, 2, 12, 1 },
+    [P_SEE_QUIET_DEPTH] = { "see_quiet_depth", 8, 2, 14, 1 },
+    [P_SE_DEPTH] = { "se_depth", 6, 4, 10, 1 },
+    [P_SE_TT_DEPTH_SLACK] = { "se_tt_depth_slack", 3, 1, 6, 1 },
+    [P_SE_MARGIN_PER_PLY] = { "se_margin_per_ply", 1, 0, 6, 1 },
+    [P_SE_DOUBLE_MARGIN] = { "se_double_margin", 7, 0, 60, 3 },
+    [P_SE_TRIPLE_MARGIN] = { "se_triple_margin", 24, 4, 120, 6 },
+    [P_SE_DOUBLE_MAX] = { "se_double_max", 6, 2, 16, 1 },
+    [P_PRIOR_BONUS_DEPTH] = { "prior_bonus_depth", 5, 1, 10, 1 },
+    [P_PRIOR_BONUS_MARGIN] = { "prior_bonus_margin", 17, 0, 100, 4 },
+    [P_LMR_DEPTH] = { "lmr_depth", 3, 1, 6, 1 },
+    [P_LMR_DEEPER_MARGIN] = { "lmr_deeper_margin", 18, 0, 100, 4 },
+    [P_LMR_DEEPER_PER_PLY] = { "lmr_deeper_per_ply", 3, 0, 20, 1 },
+    [P_LMR_SHALLOWER_PER_PLY] = { "lmr_shallower_per_ply", 28, 0, 200, 8 },
+    [P_ROOT_LMR_DEPTH] = { "root_lmr_depth", 3, 3, 8, 1 },
+    [P_ROOT_LMR_MOVES] = { "root_lmr_moves", 4, 1, 12, 1 },
+    [P_MVV_LVA_SCALE] = { "mvv_lva_scale", 12, 4, 32, 1 },
+    [P_THREAT_ESCAPE_BONUS] = { "threat_escape_bonus", 10000, 0, 20000, 1000 },
 };
 
 /* Returns the value of the search parameter id (P_*). */
@@ -1400,69 +1493,12 @@ int search_param_set(const char *name, int value)
 }
 
 /* ================================================================== search */
-/* The search's margins, scores in centipawns and depths in plies. Their shapes follow
- * Stockfish, Ethereal and the Chess Programming Wiki; the values were set by hand. A margin
- * on the evaluation taken from Stockfish is converted from its internal units, 361 to a pawn
- * in 15.1 (NormalizeToPawnValue, the scale of the centipawns it prints, which our network
- * learned), and one on material from its piece values (208 to a pawn). Those written P_* are
- * search parameters (search_params, above). */
+/* The search's fixed constants: guards and units, which no tuning moves. */
 enum {
-    ASPIRATION_DEPTH = 5,       /* aspiration windows (P_ASPIRATION_DELTA wide) from this depth on */
-    HINDSIGHT_MARGIN = 60,      /* a node reduced 2 plies or more whose move cost its side more than this is searched
-                                 * a ply shallower (hindsight_depth_change) */
-    RFP_DEPTH = 8,              /* reverse futility pruning up to this depth (P_RFP_MARGIN) */
-    RAZOR_DEPTH = 2,            /* razoring up to this depth (P_RAZOR_MARGIN) */
-    NMP_DEPTH = 3,              /* null move pruning from this depth on */
-    NMP_REDUCTION = 4,          /* the null move's reduction in plies, before depth and evaluation add to it */
-    NMP_DEPTH_DIVISOR = 3,      /* the null move reduces a ply more for every this many plies of depth (Stockfish's) */
-    NMP_EVAL_MAX = 3,           /* the most plies the evaluation's lead over beta adds to the null move's reduction */
-    IIR_DEPTH = 4,              /* internal iterative reduction from this depth on */
-    LMP_DEPTH = 8,              /* late move pruning of quiet moves up to this depth */
-    LMP_BASE = 3,               /* late move pruning prunes the quiet moves from the (LMP_BASE + depth^2) / 2-th move
-                                 * of the node on (twice as far when improving; Stockfish's) */
-    FUTILITY_DEPTH = 6,         /* futility pruning of quiet moves up to this reduced depth (P_FUTILITY_*) */
-    FUTILITY_HISTORY_DIVISOR = 100, /* futility's margin grows by a quiet move's histories divided by this
-                                 * (Stockfish's 52 in its units and history scales) */
-    HISTORY_PRUNE_DEPTH = 5,    /* a quiet move is pruned below this reduced depth when its continuation histories sum
-                                 * below -HISTORY_PRUNE_PER_PLY a ply of depth less one (Stockfish's) */
-    HISTORY_PRUNE_PER_PLY = 2120,
-    CAPTURE_FUTILITY_DEPTH = 7, /* a capture is pruned below this reduced depth when the evaluation, its victim, this
-                                 * margin and this much a ply, and its capture history divided by this, stay at
-                                 * most alpha (Stockfish's 180, 201 and 6 in its units) */
-    CAPTURE_FUTILITY_MARGIN = 50,
-    CAPTURE_FUTILITY_PER_PLY = 56,
-    CAPTURE_FUTILITY_HISTORY_DIVISOR = 33,
-    SEE_PRUNE_DEPTH = 6,        /* losing captures pruned up to this depth (P_SEE_PRUNE_PER_PLY) */
-    SEE_QUIET_DEPTH = 8,        /* quiet moves that lose material pruned up to this reduced depth (P_SEE_QUIET_PER_PLY) */
-    SE_DEPTH = 6,               /* singular extensions from this depth on */
-    SE_TT_DEPTH_SLACK = 3,      /* a singular extension's hash entry is at most this many plies shallower than the node */
-    SE_MARGIN_PER_PLY = 1,      /* a hash move is singular when the other moves, searched to half the depth, stay
-                                 * this much a ply of depth below its score */
-    SE_DOUBLE_MARGIN = 7,      /* a singular move is extended twice (outside PV nodes) when the other moves stay
-                                 * this much further below */
-    SE_TRIPLE_MARGIN = 24,      /* a singular quiet move is extended three times (outside PV nodes) when the other
-                                 * moves stay this much below (Stockfish 16.1's 78 in its units) */
-    SE_DOUBLE_MAX = 6,          /* at most this many double or triple extensions on a path */
     SE_PLY_FACTOR = 2,          /* no singular extension beyond this many times the iteration's depth (Stockfish's) */
-    PRIOR_BONUS_DEPTH = 5,      /* a fail low rewards the quiet move into it from this depth on (at any depth at a PV node) */
-    PRIOR_BONUS_MARGIN = 17,    /* a fail low more than this a ply of depth below alpha rewards the quiet move into
-                                 * it at any depth, and twice */
-    LMR_DEPTH = 3,              /* late move reductions from this depth on: of quiet moves, and outside
-                                 * PV nodes of noisy moves that lose material (PICK_BAD_NOISY) */
-    LMR_DEEPER_MARGIN = 18,     /* a reduced search that beats alpha by more than this, plus LMR_DEEPER_PER_PLY a
-                                 * ply of its reduction, is searched again a ply deeper */
-    LMR_DEEPER_PER_PLY = 3,     /* the margin a reduced search beats alpha by to go a ply deeper grows by this a ply of
-                                 * its reduction (LMR_DEEPER_MARGIN) */
-    LMR_SHALLOWER_PER_PLY = 28, /* a reduced search that beat alpha but not the node's best by this many hundredths
-                                 * of a centipawn a ply of its new depth is searched again a ply shallower */
-    ROOT_LMR_DEPTH = 3,         /* at the root, late quiet moves are searched a ply shallower first from this depth on */
-    ROOT_LMR_MOVES = 4,         /* at the root, the first this many moves of a line are searched at full depth */
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
     TT_CUT_HALFMOVE_MAX = 90,   /* no table cut-off once this many plies have passed without a capture or pawn move
                                  * (Stockfish's) */
-    MVV_LVA_SCALE = 12,         /* a capture's order: its victim's value times this, less its attacker's type, plus its
-                                 * capture history, which may then outweigh some 14 pawns of victim at most, as in
-                                 * Stockfish 15.1's order (six times the victim's value, plus the history) */
     LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
     LMR_UNIT = 1024             /* a reduction is summed in 1/LMR_UNIT plies, then rounded down */
 };
@@ -1539,7 +1575,7 @@ static int search_line(Search *s, int line, int depth)
 {
     int last = s->line_count > line ? s->lines[line].score : 0;
     int delta = param(P_ASPIRATION_DELTA), alpha = -SCORE_INF, beta = SCORE_INF;
-    if (depth >= ASPIRATION_DEPTH) {
+    if (depth >= param(P_ASPIRATION_DEPTH)) {
         alpha = int_max(last - delta, -SCORE_INF);
         beta = int_min(last + delta, SCORE_INF);
     }
@@ -1656,7 +1692,7 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
         if (i == first) {
             score = -search(s, -beta, -alpha, new_depth, 1, 0);
         } else {
-            int r = depth >= ROOT_LMR_DEPTH && i - first >= ROOT_LMR_MOVES && quiet ? 1 : 0;
+            int r = depth >= param(P_ROOT_LMR_DEPTH) && i - first >= param(P_ROOT_LMR_MOVES) && quiet ? 1 : 0;
             score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
             /* a reduced search that beats alpha proves nothing: the full depth decides */
             if (score > alpha && (r > 0 || score < beta))
@@ -1748,7 +1784,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         return score;
 
     /* Step 7. Internal iterative reduction: without a hash move, search shallower. */
-    if (depth >= IIR_DEPTH && n.tt_move == MOVE_NONE && (n.pv_node || cut_node))
+    if (depth >= param(P_IIR_DEPTH) && n.tt_move == MOVE_NONE && (n.pv_node || cut_node))
         depth--;
 
     /* Step 8. The move loop: the hash move first, then the generated moves in order. */
@@ -1773,7 +1809,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         /* Step 10. Singular extension: the hash move, when no other move comes near its score
          * in a shallower search without it; else a multi-cut, or a negative extension. Not
          * past twice the iteration's depth, where extensions would feed on themselves. */
-        if (m == n.tt_move && depth >= SE_DEPTH && here->excluded == MOVE_NONE && ply < SE_PLY_FACTOR * s->root_depth) {
+        if (m == n.tt_move && depth >= param(P_SE_DEPTH) && here->excluded == MOVE_NONE && ply < SE_PLY_FACTOR * s->root_depth) {
             extension = singular_extension(s, &n, m, depth, alpha, beta, &score);
             if (search_stopping(s))
                 return 0;
@@ -1795,7 +1831,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         new_depth += extension;
 
         /* Step 11. Late move reductions, then the principal variation search. */
-        if (depth >= LMR_DEPTH && moves_tried > 1 + n.pv_node && !n.in_check
+        if (depth >= param(P_LMR_DEPTH) && moves_tried > 1 + n.pv_node && !n.in_check
             && (quiet || (mp.kind == PICK_BAD_NOISY && !n.pv_node)))
             r = reduction(s, &n, depth, moves_tried, &mp, new_depth);
         if (moves_tried == 1) {
@@ -1841,7 +1877,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         return best;
     tt_store(s->table, b->key, best_move, best, n.raw_eval, depth, bound, ply);
     if (bound == BOUND_UPPER)
-        reward_prior_move(s, &n, depth, best < alpha - PRIOR_BONUS_MARGIN * depth);
+        reward_prior_move(s, &n, depth, best < alpha - param(P_PRIOR_BONUS_MARGIN) * depth);
     if (!n.in_check && (best_move == MOVE_NONE || move_is_quiet(b, best_move)) && !score_is_mate(best)
         && !(bound == BOUND_LOWER && best <= here->static_eval) && !(bound == BOUND_UPPER && best >= here->static_eval))
         correction_update(n.corrections, depth, best - here->static_eval);
@@ -1855,7 +1891,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
  * knowledge) tests/endgame's K+B+N mate needs the plain depth. */
 static int research_depth_change(int score, int alpha, int best, int r, int new_depth)
 {
-    return (score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * r) - (100 * (score - best) < LMR_SHALLOWER_PER_PLY * new_depth);
+    return (score > alpha + param(P_LMR_DEEPER_MARGIN) + param(P_LMR_DEEPER_PER_PLY) * r) - (100 * (score - best) < param(P_LMR_SHALLOWER_PER_PLY) * new_depth);
 }
 
 /* Probes the table for the node at n->ply: whether it hit, its entry, its move and its score
@@ -1917,7 +1953,7 @@ static int improving_at(Search *s, int ply)
 /* Step 4b. Hindsight (Stockfish's): a node its parent reduced by 3 plies or more is searched a
  * ply deeper when the two static evaluations say the move into it cost the side that made it
  * nothing; one reduced by 2 or more a ply shallower when it cost that side more than
- * HINDSIGHT_MARGIN (the two evaluations, each for its side to move, sum to more). The parent's
+ * param(P_HINDSIGHT_MARGIN) (the two evaluations, each for its side to move, sum to more). The parent's
  * reduction is read once: a singular search at this node sees none. Not against a lone king,
  * where the evaluation is knowledge (K+B+N v K went unmated within 100 plies with it). */
 static int hindsight_depth_change(Search *s, const Node *n, int depth)
@@ -1929,7 +1965,7 @@ static int hindsight_depth_change(Search *s, const Node *n, int depth)
         return 0;
     if (prior >= 3 && here_eval <= -parent->static_eval)
         return 1;
-    return prior >= 2 && depth >= 2 && here_eval + parent->static_eval > HINDSIGHT_MARGIN ? -1 : 0;
+    return prior >= 2 && depth >= 2 && here_eval + parent->static_eval > param(P_HINDSIGHT_MARGIN) ? -1 : 0;
 }
 
 /* Steps 5 and 6 at a node outside the principal variation and not in check: returns 1 with its
@@ -1937,22 +1973,22 @@ static int hindsight_depth_change(Search *s, const Node *n, int depth)
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score)
 {
     /* Step 5. Reverse futility pruning: far above beta at low depth. */
-    if (depth <= RFP_DEPTH && n->eval - param(P_RFP_MARGIN) * (depth - n->improving) >= beta && abs(beta) < SCORE_MATE_BOUND) {
+    if (depth <= param(P_RFP_DEPTH) && n->eval - param(P_RFP_MARGIN) * (depth - n->improving) >= beta && abs(beta) < SCORE_MATE_BOUND) {
         *score = n->eval;
         return 1;
     }
 
     /* Step 5b. Razoring: far below alpha near the leaves, the quiescence search decides. */
-    if (depth <= RAZOR_DEPTH && n->eval + param(P_RAZOR_MARGIN) * depth <= alpha) {
+    if (depth <= param(P_RAZOR_DEPTH) && n->eval + param(P_RAZOR_MARGIN) * depth <= alpha) {
         *score = qsearch(s, alpha, alpha + 1, n->ply, 1);
         if (*score <= alpha)
             return 1;
     }
 
     /* Step 6. Null move pruning, not in pawn endings (zugzwang), nor twice in a row. */
-    if (depth >= NMP_DEPTH && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->has_non_pawn_piece) {
+    if (depth >= param(P_NMP_DEPTH) && n->eval >= beta && ply_at(s, n->ply - 1)->move != MOVE_NONE && n->has_non_pawn_piece) {
         Undo u;
-        int r = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR + int_min((n->eval - beta) / param(P_NMP_EVAL_DIVISOR), NMP_EVAL_MAX);
+        int r = param(P_NMP_REDUCTION) + depth / param(P_NMP_DEPTH_DIVISOR) + int_min((n->eval - beta) / param(P_NMP_EVAL_DIVISOR), param(P_NMP_EVAL_MAX));
         push_move(s, MOVE_NONE, &u, n->ply);
         *score = -search(s, -beta, -beta + 1, depth - r, n->ply + 1, !n->cut_node);
         pop_move(s, MOVE_NONE, &u);
@@ -1983,24 +2019,24 @@ static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, i
     int lmr_depth = int_max(depth - 1 - reductions[int_min(depth, LMR_TABLE - 1)][int_min(move_count, LMR_TABLE - 1)] / LMR_UNIT, 0);
     if (!move_is_quiet(b, m)) {
         int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to]);
-        if (!n->pv_node && lmr_depth < CAPTURE_FUTILITY_DEPTH && move_kind(m) != KIND_PROMOTION
-            && n->eval + CAPTURE_FUTILITY_MARGIN + CAPTURE_FUTILITY_PER_PLY * lmr_depth + eval_piece_value(victim)
-                   + *capture_history_at(s, m) / CAPTURE_FUTILITY_HISTORY_DIVISOR <= alpha)
+        if (!n->pv_node && lmr_depth < param(P_CAPTURE_FUTILITY_DEPTH) && move_kind(m) != KIND_PROMOTION
+            && n->eval + param(P_CAPTURE_FUTILITY_MARGIN) + param(P_CAPTURE_FUTILITY_PER_PLY) * lmr_depth + eval_piece_value(victim)
+                   + *capture_history_at(s, m) / param(P_CAPTURE_FUTILITY_HISTORY_DIVISOR) <= alpha)
             return 1;
-        return depth <= SEE_PRUNE_DEPTH && mp->kind == PICK_BAD_NOISY && !see_ge(b, m, -param(P_SEE_PRUNE_PER_PLY) * depth);
+        return depth <= param(P_SEE_PRUNE_DEPTH) && mp->kind == PICK_BAD_NOISY && !see_ge(b, m, -param(P_SEE_PRUNE_PER_PLY) * depth);
     }
-    if (!n->pv_node && depth <= LMP_DEPTH && move_count >= (LMP_BASE + depth * depth) / (2 - n->improving))
+    if (!n->pv_node && depth <= param(P_LMP_DEPTH) && move_count >= (param(P_LMP_BASE) + depth * depth) / (2 - n->improving))
         return 1;
     if (!board_has_pieces(b, !b->side))
         return 0;
     history = cont_histories_sum(s, n->ply, piece, to);
-    if (lmr_depth < HISTORY_PRUNE_DEPTH && history < -HISTORY_PRUNE_PER_PLY * (depth - 1))
+    if (lmr_depth < param(P_HISTORY_PRUNE_DEPTH) && history < -param(P_HISTORY_PRUNE_PER_PLY) * (depth - 1))
         return 1;
     history += 2 * s->hist.main[b->side][move_from(m)][to];
-    if (!n->pv_node && lmr_depth <= FUTILITY_DEPTH && mp->kind == PICK_QUIET
-        && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * lmr_depth + history / FUTILITY_HISTORY_DIVISOR <= alpha)
+    if (!n->pv_node && lmr_depth <= param(P_FUTILITY_DEPTH) && mp->kind == PICK_QUIET
+        && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * lmr_depth + history / param(P_FUTILITY_HISTORY_DIVISOR) <= alpha)
         return 1;
-    return lmr_depth <= SEE_QUIET_DEPTH && !see_ge(b, m, -param(P_SEE_QUIET_PER_PLY) * lmr_depth);
+    return lmr_depth <= param(P_SEE_QUIET_DEPTH) && !see_ge(b, m, -param(P_SEE_QUIET_PER_PLY) * lmr_depth);
 }
 
 /* Returns 1 if the legal move m gives check, the node's check squares found at its first ask. */
@@ -2024,19 +2060,19 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int alpha, 
     Ply *here = ply_at(s, n->ply);
     int singular_beta, score;
     *cut = SCORE_NONE;
-    if (n->entry.depth < depth - SE_TT_DEPTH_SLACK || (n->entry.bound != BOUND_LOWER && n->entry.bound != BOUND_EXACT)
+    if (n->entry.depth < depth - param(P_SE_TT_DEPTH_SLACK) || (n->entry.bound != BOUND_LOWER && n->entry.bound != BOUND_EXACT)
         || score_is_mate(n->tt_score))
         return 0;
-    singular_beta = n->tt_score - SE_MARGIN_PER_PLY * depth;
+    singular_beta = n->tt_score - param(P_SE_MARGIN_PER_PLY) * depth;
     here->excluded = m;
     score = search(s, singular_beta - 1, singular_beta, (depth - 1) / 2, n->ply, n->cut_node);
     here->excluded = MOVE_NONE;
     if (search_stopping(s))
         return 0;
     if (score < singular_beta) {
-        if (n->pv_node || here->double_extensions >= SE_DOUBLE_MAX || score >= singular_beta - SE_DOUBLE_MARGIN)
+        if (n->pv_node || here->double_extensions >= param(P_SE_DOUBLE_MAX) || score >= singular_beta - param(P_SE_DOUBLE_MARGIN))
             return 1;
-        return score < singular_beta - SE_TRIPLE_MARGIN && move_is_quiet(&s->board, m) ? 3 : 2;
+        return score < singular_beta - param(P_SE_TRIPLE_MARGIN) && move_is_quiet(&s->board, m) ? 3 : 2;
     }
     if (singular_beta >= beta)
         *cut = singular_beta;
@@ -2056,7 +2092,7 @@ static int reduction(Search *s, const Node *n, int depth, int moves_tried, const
     int r = reductions[int_min(depth, LMR_TABLE - 1)][int_min(moves_tried, LMR_TABLE - 1)];
     r += LMR_UNIT * (!n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
     if (mp->kind == PICK_QUIET)
-        r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 3 * HISTORY_MAX + THREAT_ESCAPE_BONUS */
+        r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 4 * HISTORY_MAX + 20000 */
     return int_min(int_max(r / LMR_UNIT, 0), new_depth - 1);
 }
 
@@ -2211,13 +2247,13 @@ static void cont_histories_add(Search *s, int ply, int piece, int to, int delta,
 
 /* After the node at n->ply failed low at depth: the opponent's quiet move into it held, and
  * earns a continuation history bonus, twice as large at a PV or cut node or when the node
- * fell far below alpha (far_below); only from depth PRIOR_BONUS_DEPTH on unless the node is
+ * fell far below alpha (far_below); only from depth param(P_PRIOR_BONUS_DEPTH) on unless the node is
  * a PV node or fell far below (Stockfish 15.1's). */
 static void reward_prior_move(Search *s, const Node *n, int depth, int far_below)
 {
     const Ply *before = ply_at(s, n->ply - 1);
     int bonus;
-    if (!before->quiet || (depth < PRIOR_BONUS_DEPTH && !n->pv_node && !far_below))
+    if (!before->quiet || (depth < param(P_PRIOR_BONUS_DEPTH) && !n->pv_node && !far_below))
         return;
     bonus = history_bonus(depth) * (1 + (n->pv_node || n->cut_node || far_below));
     cont_histories_add(s, n->ply - 1, before->piece, move_to(before->move), bonus, bonus);
@@ -2605,7 +2641,7 @@ static void add_listed(Search *s, MovePicker *mp, const QuietHistories *h, Move 
 }
 
 /* The order of a capture or promotion m: the victim's value (and the promotion's) less the
- * attacker's type, plus its capture history (MVV_LVA_SCALE says how they weigh); *good says whether it keeps its material
+ * attacker's type, plus its capture history (param(P_MVV_LVA_SCALE) says how they weigh); *good says whether it keeps its material
  * (a victim worth its attacker, or a static exchange that does not lose; never an
  * under-promotion, which goes with the losing ones: the quiescence search skips those). */
 static int noisy_score(Search *s, Move m, int *good)
@@ -2615,8 +2651,8 @@ static int noisy_score(Search *s, Move m, int *good)
     int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[move_to(m)]);
     int under = move_kind(m) == KIND_PROMOTION && move_promo(m) != QUEEN;
     *good = !under && (eval_piece_value(victim) >= eval_piece_value(attacker) || see_ge(b, m, 0));
-    return eval_piece_value(victim) * MVV_LVA_SCALE - attacker
-           + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * MVV_LVA_SCALE : 0)
+    return eval_piece_value(victim) * param(P_MVV_LVA_SCALE) - attacker
+           + (move_kind(m) == KIND_PROMOTION ? eval_piece_value(move_promo(m)) * param(P_MVV_LVA_SCALE) : 0)
            + *capture_history_at(s, m);
 }
 
@@ -2670,7 +2706,7 @@ static inline int quiet_score(const Board *b, const QuietHistories *h, Move m)
     int piece = b->squares[move_from(m)], from = move_from(m), to = move_to(m);
     uint64_t threatened = h->threatened[piece_type(piece)];
     return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to] + (*h->cont[2])[piece][to]
-           + THREAT_ESCAPE_BONUS * ((int)(threatened >> from & 1) - (int)(threatened >> to & 1));
+           + param(P_THREAT_ESCAPE_BONUS) * ((int)(threatened >> from & 1) - (int)(threatened >> to & 1));
 }
 
 /* Static exchange evaluation, as a question: does m win at least threshold, when both sides

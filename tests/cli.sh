@@ -153,11 +153,13 @@ expect_error 4 "checkmate" "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1" "Kf1" 1
 # (each set to an end of its range);
 # a name, a value or a form that is wrong is a usage error naming it.
 ITALIAN="r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+# every legal move, so that the root's own parameters (root_lmr_*) have late moves to act on
+ITALIAN_MOVES="a3 a4 b3 b4 c3 c4 d3 d4 g3 g4 h3 h4 Nc3 Na3 Ng5 Nh4 Ng1 Nd4 Nxe5 Be2 Bd3 Bc4 Bb5 Ba6 Rg1 Qe2 Ke2"
 run params
 if [ $status -eq 0 ] && [ "$(grep -c '' "$tmp/out")" -ge 10 ] && awk 'NF != 5 || $2 < $3 || $2 > $4 || $3 >= $4 || $5 < 1 { exit 1 }' "$tmp/out"; then ok; else
   bad "params: name value min max step for each, value within range (status $status, out '$out')"; fi
 # nodes_at_depth ARGS...: the node count of the last --verbose iteration of a --depth 10 search
-nodes_at_depth() { run --depth 10 --verbose "$@" "$ITALIAN" "Bb5 Bc4 d4 Nc3" 5; awk '$1 == "depth" { n = $7 } END { print n }' "$tmp/err"; }
+nodes_at_depth() { run --depth 10 --verbose "$@" "$ITALIAN" "$ITALIAN_MOVES" 5; awk '$1 == "depth" { n = $7 } END { print n }' "$tmp/err"; }
 default_nodes=$(nodes_at_depth)
 lmr_base=$("$ENGINE" params | awk '$1 == "lmr_base" { print $2 }')
 if [ -n "$lmr_base" ] && [ "$(nodes_at_depth --param "lmr_base=$lmr_base")" = "$default_nodes" ] && [ -n "$default_nodes" ]; then ok; else
