@@ -1678,14 +1678,16 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
 }
 
 /* Searches the root moves from number first on (those before are the lines found already),
- * best first, within (alpha, beta); a move that beats alpha goes to root_moves[first]. */
+ * best first, within (alpha, beta); a move that beats alpha goes to root_moves[first]. A late
+ * move whose reduced search beats beta goes there too, so that the aspiration's next window
+ * searches it first at full depth, but it is not the best move until that search proves it. */
 static int search_root(Search *s, int alpha, int beta, int depth, int first)
 {
     int i, best = -SCORE_INF, score;
     for (i = first; i < s->root_count; i++) {
         Move m = s->root_moves[i];
         Undo u;
-        int new_depth = depth - 1, quiet = move_is_quiet(&s->board, m);
+        int new_depth = depth - 1, quiet = move_is_quiet(&s->board, m), reduced_only = 0;
         push_move(s, m, &u, 0);
         if (ply_at(s, 1)->in_check)
             new_depth++;
@@ -1694,9 +1696,10 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
         } else {
             int r = depth >= param(P_ROOT_LMR_DEPTH) && i - first >= param(P_ROOT_LMR_MOVES) && quiet ? 1 : 0;
             score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, 1);
-            /* a reduced search that beats alpha proves nothing: the full depth decides */
-            if (score > alpha && (r > 0 || score < beta))
+            if (score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, 1, 0);
+            else
+                reduced_only = r > 0;
         }
         pop_move(s, m, &u);
         if (search_stopping(s))
@@ -1706,8 +1709,9 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
             if (score > alpha) {
                 alpha = score;
                 update_pv(s, 0, m);
-                if (first == 0) {
-                    /* a move that beat the first one is proven better: keep it even if time runs out */
+                if (first == 0 && !reduced_only) {
+                    /* a move that beat the first one at full depth is proven better: keep it even if
+                     * time runs out */
                     s->best_move = m;
                     s->best_score = score;
                     note_line(s, 0, score, BOUND_LOWER);
