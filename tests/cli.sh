@@ -207,13 +207,39 @@ expect_error 2 "NAME=VALUE" --param lmr_base "$START" "e4" 1
 expect_error 2 "NAME=VALUE" --param lmr_base=3x "$START" "e4" 1
 expect_error 2 "NAME=VALUE" --param "$START" "e4" 1
 
-# Help, version, subcommands.
-run --help
-if [ $status -eq 0 ] && grep -q "exit status" "$tmp/out" && grep -q -- "--depth" "$tmp/out"; then ok; else bad "--help"; fi
-for sub in perft eval d bench match datagen; do
-  run "$sub" --help
-  if [ $status -eq 0 ] && grep -q "^usage: engine" "$tmp/out" && grep -qw -- "$sub" "$tmp/out"; then ok; else bad "$sub --help: status $status"; fi
+# Help: the overview and every mode's part (--help, help, -h); a mode's part alone (help MODE,
+# MODE --help, MODE ... --help), for each mode of docs/command-line.md's table; an unknown mode
+# a usage error. The help and docs/command-line.md name the same options, each one in both.
+run --help; help_text=$out
+if [ $status -eq 0 ] && grep -q "exit status" "$tmp/out" && grep -q -- "--depth" "$tmp/out" \
+   && grep -q "^usage: engine datagen" "$tmp/out" && grep -q "genfens" "$tmp/out"; then ok; else bad "--help: status $status"; fi
+for args in help -h; do
+  run $args
+  if [ $status -eq 0 ] && [ "$out" = "$help_text" ]; then ok; else bad "'$args' prints what --help does (status $status)"; fi
 done
+docs="$(dirname "$0")/../docs/command-line.md"
+modes=$(sed -n 's/^| `\([a-z0-9]*\)` | .*/\1/p' "$docs")
+if [ "$(wc -w <<<"$modes")" -ge 10 ]; then ok; else bad "docs/command-line.md's table of modes: '$modes'"; fi
+for mode in $modes; do
+  run help "$mode"; part=$out
+  if [ $status -eq 0 ] && grep -q "^usage: engine" "$tmp/out" && [ ${#part} -lt ${#help_text} ] && [[ $help_text == *"$part"* ]]; then ok; else
+    bad "help $mode: that mode's part of the help (status $status, '$(head -1 "$tmp/out")')"; fi
+  case $mode in
+    call) set -- --depth 3 --help ;;
+    batch) set -- --batch --help ;;
+    genfens) set -- "genfens 4 seed 1 book None" --help ;;
+    match) set -- match --games 2 --help ;;
+    *) set -- "$mode" --help ;;
+  esac
+  run "$@"
+  if [ $status -eq 0 ] && [ "$out" = "$part" ]; then ok; else bad "'$*' prints what 'help $mode' does (status $status)"; fi
+done
+expect_error 2 "no mode 'castle'" help castle
+expect_error 2 "usage" help match datagen
+options() { grep -o -- '--[a-z][a-z0-9-]*' | sort -u; }
+drift=$(diff <(options <<<"$help_text") <(options <"$docs"))
+if [ -z "$drift" ] && [ "$(options <<<"$help_text" | wc -l)" -ge 25 ]; then ok; else
+  bad "the help and docs/command-line.md name other options (< only in the help, > only in the page): $drift"; fi
 run --version
 if [ $status -eq 0 ] && [[ "$out" =~ [0-9]+\.[0-9]+ ]]; then ok; else bad "--version: '$out'"; fi
 run perft 3
