@@ -24,7 +24,7 @@ else
   echo "== endgame"
   tally_skipped 1 "the mating test (tests/endgame.c) runs in release builds only: too slow under the sanitizers"
 fi
-for extra in tests/deadline.sh tests/hashfile.sh tests/threads.sh tests/uci.sh tests/robust.sh tests/batch.sh tests/datagen.sh tests/web.sh tests/tools.sh; do
+for extra in tests/deadline.sh tests/hashfile.sh tests/threads.sh tests/uci.sh tests/robust.sh tests/batch.sh tests/datagen.sh tests/web.sh tests/tools.sh tests/docs.sh; do
   run_one "$(basename "$extra" .sh)" bash "$extra" "$engine"
 done
 echo "== all"
