@@ -226,7 +226,7 @@ static const HelpPart HELP_PARTS[] = {
       "order, in SAN (check marks optional; 0-0, e8Q, exd6e.p. and Ng1f3 accepted) or in\n"
       "coordinates (e2e4, e7e8q); tokens that are not legal moves are named in one warning on\n"
       "stderr and never chosen. <seconds> is a positive decimal number up to 86400 (3, 0.5): the\n"
-      "answer comes within it, counted from the process's start, and at once when it cannot\n"
+      "answer comes within it, counted from the process's start, and sooner when it cannot\n"
       "change (one legal move, a mate found and confirmed).\n"
       "\n"
       "options, before the three arguments:\n"

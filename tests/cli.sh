@@ -240,6 +240,10 @@ options() { grep -o -- '--[a-z][a-z0-9-]*' | sort -u; }
 drift=$(diff <(options <<<"$help_text") <(options <"$docs"))
 if [ -z "$drift" ] && [ "$(options <<<"$help_text" | wc -l)" -ge 25 ]; then ok; else
   bad "the help and docs/command-line.md name other options (< only in the help, > only in the page): $drift"; fi
+# every option the README names is in the help, but for other programs' in its commands
+# (GNU Chess's --uci, npm's --prefix)
+missing=$(comm -23 <(options <"$(dirname "$0")/../README.md" | grep -vx -e --uci -e --prefix) <(options <<<"$help_text") | paste -sd ' ')
+if [ -z "$missing" ]; then ok; else bad "options the README names and the help does not: $missing"; fi
 run --version
 if [ $status -eq 0 ] && [[ "$out" =~ [0-9]+\.[0-9]+ ]]; then ok; else bad "--version: '$out'"; fi
 run perft 3

@@ -4,10 +4,12 @@
 # one that exists, and each anchor (#...) a heading of its page, as GitHub makes them: the
 # heading in lower case, without what is not a letter, digit, space, - or _, its spaces made
 # -, a second heading of the same text -1, a third -2. Links to the web (http:, https:,
-# mailto:) are not followed; text in code blocks and code spans is not a link.
+# mailto:) are not followed; text in code blocks and code spans is not a link. And the README
+# stays a newcomer's page: at most README_LINES lines (docs/style.md, "Documents").
 # Usage: tests/docs.sh [ENGINE] (the engine is not used). Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
+README_LINES=150
 pass=0; fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
@@ -62,5 +64,7 @@ for file in "${files[@]}"; do
 done
 echo "docs: ${#files[@]} Markdown files, $checked links to the repository"
 [ "$checked" -ge 100 ] && ok || bad "only $checked links found: the reader of links is broken"
+lines=$(wc -l <README.md)
+if [ "$lines" -le $README_LINES ]; then ok; else bad "README.md has $lines lines, more than $README_LINES"; fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
