@@ -316,6 +316,7 @@ static void level_limits(Search *s);
 static int level_margin(int level);
 static void level_choose(Search *s);
 static void iterate(Search *s);
+static int mate_settled(const Search *s, int depth, int *streak);
 static int search_line(Search *s, int line, int depth);
 static void note_line(Search *s, int line, int score, int bound);
 static void sort_lines(Search *s, int count);
@@ -1497,6 +1498,7 @@ int search_param_set(const char *name, int value)
 enum {
     SE_PLY_FACTOR = 2,          /* no singular extension beyond this many times the iteration's depth (Stockfish's) */
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
+    MATE_CONFIRM_ITERATIONS = 3, /* a timed search ends after this many iterations in a row that mate (mate_settled) */
     TT_CUT_HALFMOVE_MAX = 90,   /* no table cut-off once this many plies have passed without a capture or pawn move
                                  * (Stockfish's) */
     LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
@@ -1538,7 +1540,7 @@ static inline Ply *ply_at(Search *s, int ply)
 /* Iterative deepening with aspiration windows. */
 static void iterate(Search *s)
 {
-    int depth, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH, line, lines;
+    int depth, max_depth = s->limits.depth_limit ? s->limits.depth_limit : MAX_DEPTH, line, lines, mate_streak = 0;
     Ply *root = ply_at(s, 0);
     lines = int_clamp(s->limits.multipv, 1, s->root_count);
     s->best_move = s->root_moves[0];
@@ -1565,7 +1567,24 @@ static void iterate(Search *s)
         if (score_is_mate(s->best_score) && depth >= 2 * (SCORE_MATE - abs(s->best_score)) + MATE_SLACK_PLIES
             && !s->limits.infinite)
             break;
+        if (mate_settled(s, depth, &mate_streak))
+            break;
     }
+}
+
+/* A timed search's settled mate, after the iteration to depth: counts in *streak the iterations
+ * in a row whose best line mates for the side to move in fewer moves than their depth, and
+ * returns 1 once MATE_CONFIRM_ITERATIONS have, in a search with a deadline and no node or depth
+ * limit (its time is an upper bound, and deeper iterations could only find a shorter mate).
+ * Engines of Stockfish's family stop on a found mate in their ways (YaneuraOu once the depth
+ * passes 2.5 times its plies); this one is issue 70's. A search to a depth or a node count keeps
+ * only the rule of iterate, so that it plays the same at any speed. */
+static int mate_settled(const Search *s, int depth, int *streak)
+{
+    int moves = score_mate_moves(s->best_score);
+    *streak = moves > 0 && moves < depth ? *streak + 1 : 0;
+    return *streak >= MATE_CONFIRM_ITERATIONS && s->limits.hard_deadline > 0 && !s->limits.infinite
+           && !s->limits.node_limit && (!s->limits.depth_limit || s->limits.depth_limit >= MAX_DEPTH);
 }
 
 /* Searches line number `line` (from 0) of the root to depth with aspiration windows around its

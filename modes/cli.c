@@ -33,8 +33,8 @@ enum { HASH_FILE_MB = 2 };
 
 /* prototypes */
 static double time_before_main(double *stall);
-static void print_usage(FILE *out);
-static int asks_help(int argc, char **argv);
+static int print_help(const char *mode);
+static const char *asks_help(int argc, char **argv);
 static int run_command(Search *s, int argc, char **argv, CallOptions *options);
 static int read_call_options(int argc, char **argv, CallOptions *o, int *next);
 static int run_one_shot(Search *s, const char *fen, const char *moves, double seconds, CallOptions *o);
@@ -74,11 +74,15 @@ static int run_command(Search *s, int argc, char **argv, CallOptions *options)
 {
     int i = 1, status;
     double seconds;
+    const char *help;
     if (argc == 1 || (argc == 2 && strcmp(argv[1], "uci") == 0))
         return run_uci(s);
-    if (asks_help(argc, argv)) {
-        print_usage(stdout);
-        return 0;
+    if ((help = asks_help(argc, argv)) != NULL) {
+        if (argc > 3 && (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0)) {
+            fprintf(stderr, "error: usage: engine help [MODE]\n");
+            return EXIT_USAGE;
+        }
+        return print_help(help[0] ? help : NULL);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("%s %s\n", ENGINE_NAME, ENGINE_VERSION);
@@ -187,69 +191,193 @@ static double time_before_main(double *stall)
 #endif
 }
 
-/* Prints the usage, the exit statuses and examples (--help). */
-static void print_usage(FILE *out)
+/* The help, one part a mode, each with its usage line: `engine help` and `engine --help`
+ * print the overview and every part, `engine help MODE` and `engine MODE --help` the mode's
+ * own. Every mode and option here is in docs/command-line.md, and every option there is here
+ * (tests/cli.sh checks both ways). */
+typedef struct {
+    const char *mode;       /* the name `engine help MODE` takes */
+    const char *text;
+} HelpPart;
+
+static const char HELP_OVERVIEW[] =
+    ENGINE_NAME " " ENGINE_VERSION ", a chess engine: one decision per call, UCI, matches, training data.\n"
+    "\n"
+    "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>   call: the index of the move it chooses\n"
+    "       engine [options] --batch                      batch: a call per stdin line\n"
+    "       engine [uci]                                  uci: the UCI protocol, for chess GUIs\n"
+    "       engine match --opponent COMMAND|random ...    match: games against a UCI engine\n"
+    "       engine datagen --games N|--hours H ...        datagen: training data by self-play\n"
+    "       engine \"genfens N seed S book FILE|None\"      genfens: openings for OpenBench\n"
+    "       engine perft DEPTH [FEN]                      perft: the move-generation count\n"
+    "       engine eval [FEN] | d [FEN]                   eval, d: the evaluation, the board\n"
+    "       engine bench [DEPTH] | params                 bench, params: the bench, the search parameters\n"
+    "       engine help [MODE] | MODE --help | --version  help: this text, or a mode's part of it\n"
+    "\n"
+    "The documents: README.md, docs/command-line.md (all of this), docs/uci.md, docs/match.md,\n"
+    "docs/datagen.md.\n";
+
+static const HelpPart HELP_PARTS[] = {
+    { "call",
+      "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
+      "\n"
+      "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
+      "<FEN> has 4 to 6 fields. <moves> holds the legal moves separated by whitespace, in any\n"
+      "order, in SAN (check marks optional; 0-0, e8Q, exd6e.p. and Ng1f3 accepted) or in\n"
+      "coordinates (e2e4, e7e8q); tokens that are not legal moves are named in one warning on\n"
+      "stderr and never chosen. <seconds> is a positive decimal number up to 86400 (3, 0.5): the\n"
+      "answer comes within it, counted from the process's start, and sooner when it cannot\n"
+      "change (one legal move, a mate found and confirmed).\n"
+      "\n"
+      "options, before the three arguments:\n"
+      "  --depth N           search at most N plies, 1 to 64 (deterministic)\n"
+      "  --nodes N           search at most about N nodes (deterministic)\n"
+      "  --verbose           one line per iteration on stderr: depth, score, nodes, time, PV\n"
+      "  --threads N         search with N threads, 1 to 256\n"
+      "  --multipv N         search the best N moves to full depth (--verbose shows each line)\n"
+      "  --level N           a weaker engine: 0 (weakest) to 20 (full strength, the default)\n"
+      "  --param NAME=VALUE  set a search parameter (engine params lists them, with their ranges)\n"
+      "  --hash-file FILE    keep the table and the search's history in FILE between calls\n"
+      "                      (also BOXER_HASH_FILE=FILE; off by default)\n"
+      "  --batch             read the calls from stdin instead (engine help batch)\n"
+      "  --help              the help (engine help MODE: a mode's part of it)\n"
+      "  --version           the version\n"
+      "\n"
+      "exit status:\n"
+      "  0  an index was printed\n"
+      "  2  usage: wrong argument count, unknown option, bad option value, time not a positive\n"
+      "     number of seconds up to 86400\n"
+      "  3  invalid FEN\n"
+      "  4  invalid move list: empty, or no token is a legal move in the position\n"
+      "\n"
+      "examples:\n"
+      "  engine \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" \"e4 d4 Nf3\" 1\n"
+      "  engine --depth 8 --verbose \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\" \"Rd8# Kf1 h3\" 2\n" },
+    { "batch",
+      "usage: engine [options] --batch\n"
+      "\n"
+      "Each stdin line FEN<TAB>moves<TAB>seconds gets one stdout line: the index the one-shot call\n"
+      "would print, or error: <message>; its clock starts when the line is read. The call's options\n"
+      "hold for every line. At the end a summary line goes to stderr; exit status 0 (2: usage).\n"
+      "  printf 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\\te4 d4\\t0.5\\n' | engine --batch\n" },
+    { "uci",
+      "usage: engine [uci]\n"
+      "\n"
+      "With no arguments, or uci, the engine speaks the Universal Chess Interface on stdin and\n"
+      "stdout, for chess GUIs and tournament managers: uci, isready, setoption (Hash, Threads,\n"
+      "MultiPV, Move Overhead, Clear Hash, Ponder, UCI_Chess960, UCI_LimitStrength, UCI_Elo, Skill\n"
+      "Level), ucinewgame, position, go (wtime btime winc binc movestogo movetime depth nodes mate\n"
+      "infinite ponder searchmoves), stop, ponderhit, quit, and d, eval, perft N and bench.\n" },
+    { "match",
+      "usage: engine match --opponent COMMAND|random --games N --time SECONDS|--nodes N [options]\n"
+      "\n"
+      "Plays games between our search and a UCI engine (COMMAND, run by /bin/sh) or a random\n"
+      "mover, refereed by our rules: a score line a game on stderr, the result on stdout. An\n"
+      "opponent that fails later forfeits the game; before its first move, it is an error.\n"
+      "  --opponent COMMAND  a UCI engine's command line, or random\n"
+      "  --games N           1 to 100000; games 2k+1 and 2k+2 play one opening, colours swapped\n"
+      "  --time SECONDS      per move, for both sides\n"
+      "  --nodes N           per move, for both sides (with --time, both limits hold)\n"
+      "  --concurrency K     K games at once, 1 to 64 (default 1)\n"
+      "  --threads T         our search's threads in each game, 1 to 256\n"
+      "  --chess960          Chess960\n"
+      "  --sprt ELO0,ELO1    stop at the verdict of an SPRT of ELO0 against ELO1 (--games even)\n"
+      "  --alpha A, --beta B the SPRT's error rates, above 0 and below 0.5 (0.05 each)\n"
+      "  --openings FILE     a FEN or EPD opening a line, in turn (default: the start position)\n"
+      "  --pgn FILE          the games as PGN\n"
+      "exit status: 0 played; 1 a process failed, or the opponent before its first move;\n"
+      "  2 usage; 3 an openings line is not a valid FEN\n"
+      "  engine match --opponent ./base --games 20000 --nodes 20000 --concurrency 2 --sprt 0,5\n" },
+    { "datagen",
+      "usage: engine datagen --games N|--hours H --nodes N --seed S [options]\n"
+      "       engine datagen --read FILE.games\n"
+      "\n"
+      "Self-play on every core at 0.75 N to 1.25 N nodes a move, the same for a seed with any\n"
+      "number of threads; Ctrl-C stops it, the finished games kept.\n"
+      "  --games N           stop after N games\n"
+      "  --hours H           stop once H hours have passed (the games under way finished)\n"
+      "  --nodes N           nodes a move\n"
+      "  --seed S            the run's seed\n"
+      "  --threads N         games at once, a thread each (default: one a processor)\n"
+      "  --openings FILE     start from its FEN or EPD lines (default: the start position)\n"
+      "  --out FILE          FILE.games: game records; else FEN | SCORE | RESULT lines (default:\n"
+      "                      those on stdout)\n"
+      "  --sample K          keep about one training position in K\n"
+      "  --rescore COMMAND --rescore-nodes N  score the kept positions with a UCI engine at N nodes\n"
+      "  --read FILE         print the training positions of game records as lines\n"
+      "exit status: 0 done; 1 a failure (the rescoring engine, a file); 2 usage\n"
+      "  engine datagen --games 1000 --nodes 5000 --seed 1 --out run.games\n" },
+    { "genfens",
+      "usage: engine \"genfens N seed S book FILE|None\" [quit]\n"
+      "\n"
+      "OpenBench's request, one argument: N lines `info string genfens FEN`, each a legal, roughly\n"
+      "balanced opening, the same N for a seed; from the start position (None) or an EPD or FEN\n"
+      "book. Exit status 0; 1 a book none of whose positions stays balanced; 2 a bad request.\n" },
+    { "perft",
+      "usage: engine perft DEPTH [FEN]\n"
+      "\n"
+      "The move-generation count to DEPTH (1 to 20): a line per root move, `SAN count`, then\n"
+      "`nodes N`; the start position without a FEN.\n" },
+    { "eval",
+      "usage: engine eval [FEN]\n"
+      "\n"
+      "The static evaluation, term by term; the start position without a FEN.\n" },
+    { "d",
+      "usage: engine d [FEN]\n"
+      "\n"
+      "The board, its FEN and key; the start position without a FEN.\n" },
+    { "bench",
+      "usage: engine bench [DEPTH]\n"
+      "\n"
+      "Searches 16 fixed positions to depth 9 (or DEPTH, 1 to 64) with fresh tables; its last line,\n"
+      "`N nodes M nps`, is the bench signature N and the speed M.\n" },
+    { "params",
+      "usage: engine params\n"
+      "\n"
+      "The search parameters that --param sets, a line each: name, value, least and greatest\n"
+      "value, tuning step.\n" },
+};
+
+/* Prints the help of mode (the overview and every part when mode is NULL); returns 0, or
+ * EXIT_USAGE after one error line for a mode it does not know. */
+static int print_help(const char *mode)
 {
-    fprintf(out,
-        "usage: engine [options] \"<FEN>\" \"<moves>\" <seconds>\n"
-        "       engine perft DEPTH [FEN] | eval [FEN] | d [FEN] | bench [DEPTH] | params | uci\n"
-        "       engine            (no arguments: speak UCI on stdin/stdout)\n"
-        "       engine [options] --batch    (stdin lines FEN<TAB>moves<TAB>seconds)\n"
-        "       engine match --opponent \"COMMAND\"|random --games N --time SECONDS|--nodes N\n"
-        "                    [--concurrency K] [--threads T] [--chess960]\n"
-        "                    [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--openings FILE] [--pgn FILE]\n"
-        "       engine datagen --games N --nodes N --seed S [--openings FILE] [--out FILE]\n"
-        "                      [--sample K] [--rescore COMMAND --rescore-nodes N]\n"
-        "\n"
-        "Prints the 0-based index, into <moves>, of the move it chooses, then a newline.\n"
-        "<moves> holds the legal moves in SAN separated by spaces, in any order; check marks\n"
-        "are optional, and 0-0, e8Q, exd6e.p., Ng1f3 and coordinates (e2e4, e7e8q) are accepted.\n"
-        "Tokens that are not legal moves are named in one warning on stderr and never chosen.\n"
-        "<seconds> is a positive decimal number (3, 0.5); the answer comes within it.\n"
-        "\n"
-        "options:\n"
-        "  --depth N     search at most N plies (deterministic)\n"
-        "  --nodes N     search at most about N nodes (deterministic)\n"
-        "  --verbose     one line per iteration on stderr: depth, score, nodes, time, PV\n"
-        "  --threads N   search with N threads (1 to 256)\n"
-        "  --multipv N   search the best N moves to full depth (--verbose shows each line)\n"
-        "  --level N     a weaker engine: 0 (weakest) to 20 (full strength, the default)\n"
-        "  --param NAME=VALUE  set a search parameter (engine params lists them: name, value,\n"
-        "                range, tuning step; tools/spsa.mjs tunes them)\n"
-        "  --hash-file FILE  keep the table and the search's history in FILE between calls\n"
-        "                (also BOXER_HASH_FILE=FILE; off by default)\n"
-        "  --batch       answer each stdin line FEN<TAB>moves<TAB>seconds with one line:\n"
-        "                the index, or error: <message>\n"
-        "  --help        this text\n"
-        "  --version     the version\n"
-        "\n"
-        "exit status:\n"
-        "  0  an index was printed\n"
-        "  2  usage: wrong argument count, unknown option, time not a positive number\n"
-        "  3  invalid FEN\n"
-        "  4  invalid move list: empty, or no token is a legal move in the position\n"
-        "\n"
-        "examples:\n"
-        "  engine \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" \"e4 d4 Nf3\" 1\n"
-        "  engine --depth 8 --verbose \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\" \"Rd8# Kf1 h3\" 2\n"
-        "  engine perft 5\n"
-        "  engine match --opponent ./base --games 20000 --nodes 20000 --concurrency 2 --sprt 0,5\n"
-        "  engine datagen --games 1000 --nodes 5000 --seed 1 --out data.txt\n");
+    size_t i, count = sizeof HELP_PARTS / sizeof HELP_PARTS[0];
+    const char *name = mode && strcmp(mode, "--batch") == 0 ? "batch" : mode;
+    if (!mode)
+        fputs(HELP_OVERVIEW, stdout);
+    for (i = 0; i < count; i++)
+        if (!name || strcmp(name, HELP_PARTS[i].mode) == 0)
+            printf("%s%s", name ? "" : "\n", HELP_PARTS[i].text);
+    for (i = 0; name && i < count && strcmp(name, HELP_PARTS[i].mode) != 0; i++)
+        ;
+    if (i < count || !name)
+        return 0;
+    print_line(stderr, "error: help: no mode '%.40s' (call, batch, uci, match, datagen, genfens, perft, eval, d, bench, "
+                       "params)", mode);
+    return EXIT_USAGE;
 }
 
-/* Returns 1 for `engine --help` and for a subcommand's (`engine datagen --help`). */
-static int asks_help(int argc, char **argv)
+/* Returns the mode whose help the arguments ask for: "" for all of it (help, --help, -h), the
+ * mode of `help MODE`, `--help MODE` or `MODE ... --help` (batch for --batch, genfens for its
+ * request, call for the one-shot call's options), NULL when they ask for none. */
+static const char *asks_help(int argc, char **argv)
 {
-    static const char *const SUBCOMMANDS[] = { "perft", "eval", "d", "bench", "match", "datagen" };
-    size_t i;
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return 1;
-    if (argc != 3 || (strcmp(argv[2], "--help") != 0 && strcmp(argv[2], "-h") != 0))
-        return 0;
-    for (i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)
-        if (strcmp(argv[1], SUBCOMMANDS[i]) == 0)
-            return 1;
-    return 0;
+    static const char *const MODES[] = { "uci", "match", "datagen", "perft", "eval", "d", "bench", "params", "--batch" };
+    int i;
+    size_t k;
+    if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return argc >= 3 ? argv[2] : "";
+    for (i = 2; i < argc && strcmp(argv[i], "--help") != 0 && strcmp(argv[i], "-h") != 0; i++)
+        ;
+    if (i == argc)
+        return NULL;
+    if (strncmp(argv[1], "genfens", 7) == 0 && (argv[1][7] == ' ' || argv[1][7] == '\0'))
+        return "genfens";
+    for (k = 0; k < sizeof MODES / sizeof MODES[0]; k++)
+        if (strcmp(argv[1], MODES[k]) == 0)
+            return MODES[k];
+    return argv[1][0] == '-' ? "call" : NULL; /* among the one-shot call's options */
 }
 
 /* Reads the options of the one-shot call and --batch from argv[*next] on into o, leaving *next

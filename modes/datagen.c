@@ -604,10 +604,10 @@ static int game_rescore(DatagenWorker *w)
 }
 
 /* Starts the rescoring engine and waits for its uciok and readyok; returns 1, or 0 after an
- * error line. */
+ * error line (with the start of what it wrote on stderr, once it is stopped). */
 static int rescorer_start(Child *c, const char *command)
 {
-    char line[CHILD_LINE], err[200];
+    char line[CHILD_LINE], err[200], errors[CHILD_STDERR_KEPT + 64];
     double deadline = clock_now() + CHILD_HANDSHAKE_MS / 1000.0;
     int r = 0;
     snprintf(line, sizeof line, "exec %.4000s", command);
@@ -621,9 +621,13 @@ static int rescorer_start(Child *c, const char *command)
     child_send(c, "isready");
     while (r == 1 && (r = child_read_line(c, line, sizeof line, deadline)) == 1 && strcmp(line, "readyok") != 0)
         ;
-    if (r != 1)
-        print_line(stderr, "error: datagen: '%.200s' does not speak UCI (no uciok and readyok)", command);
-    return r == 1;
+    if (r == 1)
+        return 1;
+    child_stop(c, err, sizeof err);
+    child_stderr_text(c, errors, sizeof errors);
+    print_line(stderr, "error: datagen: '%.120s' does not speak UCI (no uciok and readyok); %s%.200s", command,
+               errors[0] ? "on stderr: " : "nothing on stderr", errors);
+    return 0;
 }
 
 /* Asks the rescoring engine for its score of the position fen at `nodes` nodes, into white

@@ -63,12 +63,18 @@ static const char *const MATCH_FLAGS[] = { "--chess960", NULL };
 typedef struct {
     Child child;            /* its process (pid 0 for the random mover) */
     char name[64];          /* its `id name`, else the command */
+    int moved;              /* 1 once it has played a legal move in a game of this process */
 } MatchOpponent;
+
+/* the room for the error line of an opponent that fails before its first move (print_line's
+ * line holds 511 bytes) */
+enum { MATCH_ERROR_MAX = 500 };
 
 typedef struct {
     int number;             /* the game's number from 0; -1 for an empty slot of the window */
-    int status;             /* 0, or 1 if the opponent's process could not be started */
+    int status;             /* 0, or 1 if the game could not be played (error, the line to print) */
     char opponent[64];      /* its name */
+    char error[MATCH_ERROR_MAX]; /* with status 1, the error line (without "error: "), or "" */
     Game game;
 } MatchReport;
 
@@ -95,7 +101,9 @@ static int match_tally(MatchTally *t, const MatchOptions *opt, const Game *g, co
 static void match_print_score(const MatchTally *t, const MatchOptions *opt, const Game *g, const char *opponent);
 static int match_parse_options(int argc, char **argv, MatchOptions *opt);
 static int match_option(void *options, const char *key, const char *value);
-static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, Game *game, MatchOpponent *o);
+static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number, Game *game,
+                           MatchOpponent *o, char *error, size_t error_size);
+static void match_opponent_failed(const MatchOpponent *o, const MatchOptions *opt, const Game *g, char *error, size_t error_size);
 static int match_opponent_start(MatchOpponent *o, const MatchOptions *opt, Game *g);
 static int match_expect(MatchOpponent *o, const char *word, double wait, char *line, size_t size, Game *g);
 static int match_opponent_move(MatchOpponent *o, Game *g, const Board *b, double seconds, long long nodes, Move *m);
@@ -168,10 +176,15 @@ static int match_run_serial(Search *s, const MatchOptions *opt, const Board *ope
 {
     static Game game;
     MatchOpponent opponent;
+    char error[MATCH_ERROR_MAX];
     int number, stop = 0;
+    opponent.moved = 0;
     for (number = 0; number < opt->games && !stop; number++) {
-        if (match_play_game(s, opt, openings, count, number, &game, &opponent) != 0)
+        if (match_play_game(s, opt, openings, count, number, &game, &opponent, error, sizeof error) != 0) {
+            if (error[0])
+                print_line(stderr, "error: %s", error);
             return 1;
+        }
         stop = match_finish_game(t, opt, &game, opponent.name);
     }
     return 0;
@@ -217,7 +230,11 @@ static int match_run_workers(Search *s, const MatchOptions *opt, const Board *op
             break;
         }
         playing[k] = -1;
-        status = report.status;
+        if ((status = report.status) != 0) {
+            if (report.error[0])
+                print_line(stderr, "error: %s", report.error);
+            break;
+        }
         window[report.number % MATCH_WINDOW] = report;
         while (!stop && window[t->played % MATCH_WINDOW].number == t->played) {
             MatchReport *r = &window[t->played % MATCH_WINDOW];
@@ -238,10 +255,12 @@ static void match_worker_run(Search *s, const MatchOptions *opt, const Board *op
     static MatchReport report;
     MatchOpponent opponent;
     int number;
+    opponent.moved = 0;
     while (worker_receive(w, &number, sizeof number)) {
         memset(&report, 0, sizeof report);
         report.number = number;
-        report.status = match_play_game(s, opt, openings, count, number, &report.game, &opponent);
+        report.status = match_play_game(s, opt, openings, count, number, &report.game, &opponent, report.error,
+                                        sizeof report.error);
         snprintf(report.opponent, sizeof report.opponent, "%s", opponent.name);
         if (!worker_send(w, &report, sizeof report))
             break;
@@ -363,10 +382,11 @@ static int match_option(void *options, const char *key, const char *value)
 
 /* Plays game `number` (from 0) of the match, our search against the opponent, from opening
  * number / 2 (wrapping around the count of them), ours white when number is even; records the
- * moves and the result. Returns 0, or 1 after an error line if the opponent's process cannot
- * be started. */
+ * moves and the result. Returns 0, or 1 if the game cannot count: the opponent's process cannot
+ * be started (after an error line), or it failed before its first legal move in this process
+ * (o->moved), with the error line to print in error (else error is ""). */
 static int match_play_game(Search *s, const MatchOptions *opt, const Board *openings, int count, int number,
-                           Game *game, MatchOpponent *o)
+                           Game *game, MatchOpponent *o, char *error, size_t error_size)
 {
     static uint64_t keys[GAME_MAX_PLIES + 1];
     uint64_t pair_state = random_seed(MATCH_RANDOM_SEED ^ (uint64_t)(number / 2));
@@ -378,6 +398,7 @@ static int match_play_game(Search *s, const MatchOptions *opt, const Board *open
     int random = strcmp(opt->opponent, "random") == 0, playing, engine_moves = 0;
     game_begin(game, &board, keys);
     game->engine_white = number % 2 == 0;
+    error[0] = '\0';
     o->child.pid = 0;
     snprintf(o->name, sizeof o->name, "%s", opt->opponent);
     playing = random ? 1 : match_opponent_start(o, opt, game);
@@ -390,15 +411,32 @@ static int match_play_game(Search *s, const MatchOptions *opt, const Board *open
             m = match_engine_move(s, &board, keys, game->ply_count + 1, opt->seconds, nodes, engine_moves++ == 0);
         else if (random)
             m = random_move(&board, &random_state);
-        else
-            playing = match_opponent_move(o, game, &board, opt->seconds, nodes, &m);
+        else if ((playing = match_opponent_move(o, game, &board, opt->seconds, nodes, &m)) != 0)
+            o->moved = 1;
         if (playing)
             game_play(game, &board, keys, m);
     }
     if (o->child.pid)
         child_send(&o->child, "quit");
     child_stop(&o->child, how, sizeof how);
-    return 0;
+    if (playing || random || o->moved)
+        return 0;
+    match_opponent_failed(o, opt, game, error, error_size);
+    return 1;
+}
+
+/* The error line of an opponent that failed before its first legal move, in game g which it
+ * forfeited (its process stopped): the command, what went wrong (the forfeit's reason) and the
+ * start of what it wrote on stderr. A failure then means that it never played: a wrong command,
+ * an engine that does not speak UCI or cannot find its files, not a game lost. */
+static void match_opponent_failed(const MatchOpponent *o, const MatchOptions *opt, const Game *g, char *error, size_t error_size)
+{
+    static const char FORFEITS[] = "opponent forfeits: ";
+    char errors[CHILD_STDERR_KEPT + 64];
+    const char *reason = strncmp(g->reason, FORFEITS, strlen(FORFEITS)) == 0 ? g->reason + strlen(FORFEITS) : g->reason;
+    child_stderr_text(&o->child, errors, sizeof errors);
+    snprintf(error, error_size, "match: the opponent '%.120s' failed before its first move: %.120s; %s%.180s", opt->opponent,
+             reason, errors[0] ? "on stderr: " : "nothing on stderr", errors);
 }
 
 /* Starts the opponent and runs the UCI handshake (uci, isready, ucinewgame, isready); returns 1,

@@ -5,6 +5,7 @@
 #include "system.h"
 #include "process.h"
 
+#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 static int pipe_transfer(int fd, void *data, size_t size, int writing);
 #if HAVE_POSIX
 static long fork_with_pipes(int *in, int *out, const char *what, char *err, size_t err_size);
+static void child_read_stderr(Child *c);
 static void worker_on_signal(int signal_number);
 #endif
 
@@ -38,6 +40,33 @@ int child_send(Child *c, const char *line)
     memcpy(buf, line, len);
     buf[len++] = '\n';
     return pipe_transfer(c->to_child, buf, len, 1);
+}
+
+/* Writes the start of the child's stderr as one line: its lines joined by " | ", surrounding
+ * whitespace dropped, bytes that are not printable as '?'; "" when it wrote nothing. */
+void child_stderr_text(const Child *c, char *out, size_t size)
+{
+    size_t i, used = 0;
+    int line_break = 0;
+    if (size == 0)
+        return;
+    for (i = 0; i < c->errors_kept && used + 1 < size; i++) {
+        unsigned char byte = (unsigned char)c->errors[i];
+        if (byte == '\n' || byte == '\r') {
+            line_break = used > 0;
+            continue;
+        }
+        if (line_break && used + 4 < size) {
+            memcpy(out + used, " | ", 3);
+            used += 3;
+        }
+        line_break = 0;
+        if (used > 0 || !isspace(byte))
+            out[used++] = isprint(byte) ? (char)byte : '?';
+    }
+    while (used > 0 && out[used - 1] == ' ')
+        used--;
+    out[used] = '\0';
 }
 
 /* Writes size bytes to the other side; returns 1, or 0 if it is gone. */
@@ -94,42 +123,78 @@ static long fork_with_pipes(int *in, int *out, const char *what, char *err, size
     return (long)pid;
 }
 
-/* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
- * and its stderr on /dev/null; returns 1, or 0 with a reason. */
+/* Starts `command` through /bin/sh in its own process group, its stdin, stdout and stderr on
+ * pipes (stderr's read without waiting, close-on-exec as the others); returns 1, or 0 with a
+ * reason. */
 int child_start(Child *c, const char *command, char *err, size_t err_size)
 {
-    int in, out;
-    long pid = fork_with_pipes(&in, &out, "a process", err, err_size);
+    int in, out, errors[2];
+    long pid;
     c->pid = 0;
-    c->used = 0;
-    if (pid < 0)
+    c->used = c->errors_kept = 0;
+    c->errors_from_child = -1;
+    if (pipe(errors) != 0) {
+        snprintf(err, err_size, "cannot start a process: %s", strerror(errno));
         return 0;
+    }
+    fcntl(errors[0], F_SETFD, FD_CLOEXEC);
+    fcntl(errors[1], F_SETFD, FD_CLOEXEC);
+    pid = fork_with_pipes(&in, &out, "a process", err, err_size);
     if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
         setpgid(0, 0);
         dup2(in, 0);
         dup2(out, 1);
-        if (null >= 0)
-            dup2(null, 2);
+        dup2(errors[1], 2);
         signal(SIGPIPE, SIG_DFL); /* undo our SIG_IGN, which exec would pass on */
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
+    close(errors[1]);
+    if (pid < 0) {
+        close(errors[0]);
+        return 0;
+    }
+    fcntl(errors[0], F_SETFL, O_NONBLOCK);
     setpgid((pid_t)pid, (pid_t)pid);
     child_group = (sig_atomic_t)pid;
     c->pid = pid;
     c->to_child = out;
     c->from_child = in;
+    c->errors_from_child = errors[0];
     return 1;
 }
 
+/* Reads what the child's stderr holds now, without waiting: the first CHILD_STDERR_KEPT bytes
+ * kept, the rest dropped; closes it at its end. */
+static void child_read_stderr(Child *c)
+{
+    char chunk[512];
+    ssize_t n;
+    while (c->errors_from_child >= 0) {
+        size_t room = sizeof c->errors - c->errors_kept;
+        n = read(c->errors_from_child, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n <= 0) {
+            close(c->errors_from_child);
+            c->errors_from_child = -1;
+            return;
+        }
+        memcpy(c->errors + c->errors_kept, chunk, (size_t)n < room ? (size_t)n : room);
+        c->errors_kept += (size_t)n < room ? (size_t)n : room;
+    }
+}
+
 /* Reads one line from the child into line (without its newline, cut to size), waiting until
- * clock_now() reaches deadline; returns 1, 0 on timeout, -1 when its output is closed. */
+ * clock_now() reaches deadline, and what its stderr holds meanwhile; returns 1, 0 on timeout,
+ * -1 when its output is closed. */
 int child_read_line(Child *c, char *line, size_t size, double deadline)
 {
     for (;;) {
         char *end = memchr(c->buf, '\n', c->used);
-        struct pollfd p;
+        struct pollfd p[2];
         ssize_t n;
         double wait = deadline - clock_now();
         if (end) {
@@ -144,10 +209,16 @@ int child_read_line(Child *c, char *line, size_t size, double deadline)
             c->used = 0; /* a line longer than the buffer is dropped */
         if (!c->pid || wait <= 0)
             return c->pid ? 0 : -1;
-        p.fd = c->from_child;
-        p.events = POLLIN;
-        if (poll(&p, 1, wait < POLL_WAIT_MAX ? (int)(wait * 1000) + 1 : (int)(POLL_WAIT_MAX * 1000)) <= 0)
+        p[0].fd = c->from_child;
+        p[1].fd = c->errors_from_child; /* -1 once closed, which poll passes over */
+        p[0].events = p[1].events = POLLIN;
+        p[0].revents = p[1].revents = 0;
+        if (poll(p, 2, wait < POLL_WAIT_MAX ? (int)(wait * 1000) + 1 : (int)(POLL_WAIT_MAX * 1000)) <= 0)
             continue; /* timeout or signal: the clock decides */
+        if (p[1].revents)
+            child_read_stderr(c);
+        if (!p[0].revents)
+            continue;
         n = read(c->from_child, c->buf + c->used, sizeof c->buf - c->used);
         if (n == 0 || (n < 0 && errno != EINTR))
             return -1;
@@ -156,7 +227,8 @@ int child_read_line(Child *c, char *line, size_t size, double deadline)
 }
 
 /* Ends the child: closes its input, gives it 0.2 s to exit, then kills its process group,
- * reaps it and describes how it ended in how ("exited with status 0", "killed by signal 9"). */
+ * reaps it, reads the rest of its stderr and describes how it ended in how ("exited with
+ * status 0", "killed by signal 9"). */
 void child_stop(Child *c, char *how, size_t how_size)
 {
     int status = 0, i;
@@ -173,6 +245,10 @@ void child_stop(Child *c, char *how, size_t how_size)
         while (waitpid((pid_t)c->pid, &status, 0) < 0 && errno == EINTR)
             ;
     close(c->from_child);
+    child_read_stderr(c);
+    if (c->errors_from_child >= 0)
+        close(c->errors_from_child);
+    c->errors_from_child = -1;
     c->pid = 0;
     if (WIFSIGNALED(status))
         snprintf(how, how_size, "killed by signal %d", WTERMSIG(status));
@@ -280,7 +356,8 @@ int child_start(Child *c, const char *command, char *err, size_t err_size)
 {
     (void)command;
     c->pid = 0;
-    c->used = 0;
+    c->used = c->errors_kept = 0;
+    c->errors_from_child = -1;
     snprintf(err, err_size, "this build cannot start a process (no POSIX fork, exec, pipe)");
     return 0;
 }

@@ -11,14 +11,19 @@
 enum { WORKERS_MAX = 64 };   /* workers at once, at most */
 /* The longest line read from a child, and how long a UCI child may take to answer its handshake. */
 enum { CHILD_LINE = 4096, CHILD_HANDSHAKE_MS = 5000 };
+/* The bytes of a child's stderr kept for an error message (the rest is read and dropped). */
+enum { CHILD_STDERR_KEPT = 256 };
 
 /* An engine run as a child process and spoken to through pipes. */
 typedef struct {
     long pid;               /* 0 when no process runs */
     int to_child;           /* our end of its stdin */
     int from_child;         /* our end of its stdout */
+    int errors_from_child;  /* our end of its stderr; -1 once it is closed */
     size_t used;            /* bytes waiting in buf */
+    size_t errors_kept;     /* bytes of its stderr in errors */
     char buf[4096];
+    char errors[CHILD_STDERR_KEPT]; /* the start of what it wrote on stderr */
 } Child;
 
 /* A copy of this process that plays games for it, with a pipe each way. Each side reads from
@@ -29,8 +34,8 @@ typedef struct {
     int out;
 } Worker;
 
-/* Starts `command` through /bin/sh in its own process group, its stdin and stdout on pipes
- * and its stderr on /dev/null; returns 1, or 0 with a reason. */
+/* Starts `command` through /bin/sh in its own process group, its stdin, stdout and stderr on
+ * pipes (the start of its stderr kept, read while its lines are); returns 1, or 0 with a reason. */
 int child_start(Child *c, const char *command, char *err, size_t err_size);
 /* Writes line and its newline to the child in one write; returns 0 if it cannot take them. */
 int child_send(Child *c, const char *line);
@@ -40,6 +45,9 @@ int child_read_line(Child *c, char *line, size_t size, double deadline);
 /* Ends the child (its input closed, 0.2 s to exit, then its process group killed) and says in
  * how how it ended. */
 void child_stop(Child *c, char *how, size_t how_size);
+/* Writes the start of what the child wrote on stderr as one line (its lines joined by " | ",
+ * bytes that are not printable as '?'), "" when it wrote nothing; complete after child_stop. */
+void child_stderr_text(const Child *c, char *out, size_t size);
 
 /* Forks workers[index] with its two pipes; returns 1 in the parent, 0 in the worker, -1 with
  * a reason if it cannot. */

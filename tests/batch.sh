@@ -2,7 +2,8 @@
 # tests/batch.sh: `engine --batch` (answers equal one-shot answers, bad lines stay on their
 # own line, the time limit per line) and `engine match` (wins against the random mover,
 # fixed nodes, concurrency, SPRT with its LLR worked by hand, forfeits of fake opponents that
-# crash, play illegal moves or hang, processes reaped, PGN read back move by move through our
+# crash, play illegal moves or hang after their first move, the error of an opponent that fails
+# before it (with what it wrote on stderr), processes reaped, PGN read back move by move through our
 # SAN parser by tests/pgn_check.c and through chess.js by tests/pgn_chessjs.js, openings,
 # usage). Usage: tests/batch.sh [ENGINE]. Takes about 10 s, minutes under the sanitizers.
 # Ends with "N passed, N failed, N skipped": the chess.js checks are skipped where node or
@@ -201,11 +202,12 @@ check "SPRT stopped before --games, at its first verdict (20 pairs)" grep -q "^B
 check "no opponent left running after the SPRT stopped the workers" \
   bash -c "sleep 0.2; ! ps -eo args | grep -v grep | grep -q '$tmp/same-engine'"
 
-# --- fake opponents (copied to $tmp, so that their processes are easy to find): each forfeits.
+# --- fake opponents (copied to $tmp, so that their processes are easy to find): each forfeits
+# when it fails after its first move (`late`: tests/fakes/first-move.sh).
 cp "$here"/fakes/*.sh "$tmp/"
 forfeit() { # FAKE TERMINATION DETAIL
   local t0 t1; t0=$(now_ms)
-  "$ENGINE" match --opponent "$tmp/$1.sh" --games 1 --time 0.05 --pgn "$tmp/$1.pgn" >"$tmp/out" 2>"$tmp/err"
+  "$ENGINE" match --opponent "$tmp/$1.sh late" --games 1 --time 0.05 --pgn "$tmp/$1.pgn" >"$tmp/out" 2>"$tmp/err"
   t1=$(now_ms)
   check "$1: forfeits ($(cat "$tmp/out"))" grep -q "1 games, +1 =0 -0" "$tmp/out"
   check "$1: Termination \"$2\"" grep -q "^\[Termination \"$2\"\]$" "$tmp/$1.pgn"
@@ -217,12 +219,35 @@ forfeit() { # FAKE TERMINATION DETAIL
 forfeit crash "abandoned" "crashed (killed by signal 11)"
 forfeit illegal "rules infraction" "illegal move 'e2e5'"
 forfeit hang "time forfeit" "no 'bestmove' within"
-"$ENGINE" match --opponent "$tmp/hang.sh" --games 2 --time 0.05 --concurrency 2 >"$tmp/out" 2>/dev/null
+"$ENGINE" match --opponent "$tmp/hang.sh late" --games 2 --time 0.05 --concurrency 2 >"$tmp/out" 2>/dev/null
 check "forfeits in worker processes too ($(cat "$tmp/out"))" grep -q "2 games, +2 =0 -0" "$tmp/out"
 check "no fake opponent left running: $(ps -eo args | grep "$tmp/" | grep -v grep)" \
   bash -c "! ps -eo args | grep -v grep | grep -q '$tmp/'"
-check "a command that does not start forfeits as a crash" \
-  bash -c "'$ENGINE' match --opponent '$tmp/missing' --games 1 --time 0.05 2>&1 | grep -q 'crashed (exited with status 127)'"
+
+# An opponent that fails before its first move never played: no game counts, status 1, one
+# error line naming the command, what went wrong and what it wrote on stderr, no result line.
+fails_first() { # WHAT DETAIL ARGS...
+  local what=$1 detail=$2; shift 2
+  "$ENGINE" match --games 4 --time 0.05 --pgn "$tmp/first.pgn" "$@" >"$tmp/out" 2>"$tmp/err"; status=$?
+  check "$what: status 1 ($status), nothing on stdout ('$(cat "$tmp/out")')" [ $status -eq 1 -a ! -s "$tmp/out" ]
+  check "$what: one line on stderr, the error: $(cat "$tmp/err")" \
+    eval '[ "$(grep -c "" "$tmp/err")" -eq 1 ] && grep -qF -- "$detail" "$tmp/err" && grep -q "^error: match: the opponent .* failed before its first move: " "$tmp/err"'
+  check "$what: no game in the PGN" [ ! -s "$tmp/first.pgn" ]
+}
+fails_first "a command not found" "'$tmp/missing --uci' failed before its first move: crashed (exited with status 127) before 'uciok'; on stderr: " \
+  --opponent "$tmp/missing --uci"
+check "... its stderr names what is missing" grep -q "on stderr: .*$tmp/missing.*not found" "$tmp/err"
+printf '#!/bin/sh\necho "cannot read nn-1.bin: no such file" >&2\necho "and a second line" >&2\nexit 3\n' >"$tmp/no-net.sh"
+chmod +x "$tmp/no-net.sh"
+fails_first "an engine that stops at once" "crashed (exited with status 3) before 'uciok'; on stderr: cannot read nn-1.bin: no such file | and a second line" \
+  --opponent "$tmp/no-net.sh"
+printf '#!/bin/sh\nread line\necho "uciok"\nexec sleep 1000\n' >"$tmp/no-ready.sh"
+chmod +x "$tmp/no-ready.sh"
+fails_first "an engine that never says readyok" "no 'readyok' within 5.00 s; nothing on stderr" --opponent "$tmp/no-ready.sh"
+fails_first "an engine that crashes on its first go" "crashed (killed by signal 11) before 'bestmove'" --opponent "$tmp/crash.sh"
+fails_first "an engine whose first move is illegal" "illegal move 'e2e5'" --opponent "$tmp/illegal.sh" --concurrency 2
+check "no fake opponent left running after them: $(ps -eo args | grep "$tmp/" | grep -v grep)" \
+  bash -c "sleep 0.2; ! ps -eo args | grep -v grep | grep -q '$tmp/'"
 
 # --- openings: FEN and EPD lines, comments; each opening is played twice, colours swapped.
 cat >"$tmp/openings.epd" <<'EOF'

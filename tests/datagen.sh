@@ -128,8 +128,8 @@ check "--rescore keeps the positions and results, with other scores" \
   bash -c "[ -z \"\$(comm -23 <(cut -d'|' -f1,3 '$tmp/r1' | sort) <(cut -d'|' -f1,3 '$tmp/a' | sort))\" ] \
     && [ \$((10 * \$(wc -l <'$tmp/r1'))) -ge \$((9 * \$(wc -l <'$tmp/a'))) ] && ! cmp -s '$tmp/r1' '$tmp/a'"
 engine datagen --games 1 --nodes 300 --seed 1 --rescore "$tmp/none" --rescore-nodes 100 >"$tmp/out" 2>"$tmp/err"; status=$?
-check "--rescore with no engine: status 1 and one error line ($status, $(cat "$tmp/err"))" \
-  [ "$status $(grep -c '^error: ' "$tmp/err")" = "1 1" ]
+check "--rescore with no engine: status 1 and one error line, with the shell's message ($status, $(cat "$tmp/err"))" \
+  eval '[ "$status $(grep -c "^error: " "$tmp/err")" = "1 1" ] && grep -q "on stderr: .*$tmp/none.*not found" "$tmp/err"'
 
 # A rescoring engine that answers late is asked isready and waited for again (datagen stopped by
 # Ctrl-Z for longer than its wait sees the same); one that answers nothing, not even isready

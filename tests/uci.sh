@@ -230,6 +230,20 @@ check "checkmated: score mate 0" grep -q "^info depth 0 score mate 0$" <<<"$got"
 send "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
 timed_go "go movetime 100"
 check "stalemate: bestmove (none)" test "$line" = "bestmove (none)"
+# A timed go ends once a mate for the side to move is settled (docs/uci.md#time-management): a
+# mate in 3 under a day's movetime or a day on the clock is answered at once, the mating move,
+# after depth 6 or so (the rule every search keeps would go on to 14); go depth still searches
+# to its depth.
+send "position fen 2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1"
+for go in "movetime 86400000" "wtime 86400000 btime 86400000"; do
+  timed_go "go $go"
+  depth=$(grep '^info depth' <<<"$got" | grep -v bound | tail -1 | cut -d' ' -f3)
+  check "go $go on a mate in 3: Qg6+ within 1000 ms and slack, after depth 8 at most ($line, ${ms} ms, depth $depth)" \
+    eval '[[ $line =~ ^bestmove\ b1g6 ]] && [ "$ms" -le $((1000 + SLACK_MS)) ] && [ "${depth:-99}" -le 8 ]'
+done
+timed_go "go depth 10"
+check "go depth 10 on a settled mate searches 10 plies: $(grep '^info depth' <<<"$got" | tail -1 | cut -c1-40)" \
+  grep -q '^info depth 10 .* score mate 3 ' <<<"$got"
 send "position startpos"
 timed_go "go depth 5 searchmoves a2a3 h2h3"
 check "searchmoves limits the root: $line" grep -Eq '^bestmove (a2a3|h2h3)( |$)' <<<"$line"

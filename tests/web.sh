@@ -3,9 +3,10 @@
 # Builds web/engine.wasm (the course's drop-in) and web/boxer.wasm (the page's own) with
 # `make web`, then runs the course drop-in test in Node (tests/web/course.js) and the page
 # module's (tests/web/page.js), checks that both modules' bench prints the same `N nodes` as
-# ENGINE, and plays on web/index.html in headless Chromium (tests/web/e2e.js, screenshot in
-# $WEB_SCREENSHOT, default /tmp/boxer-web.png). A part whose tools are missing (emcc, node,
-# chromium, tests/web/node_modules) is skipped with a message. The Node programs' closing
+# ENGINE, plays on web/index.html in headless Chromium (tests/web/e2e.js, screenshot in
+# $WEB_SCREENSHOT, default /tmp/boxer-web.png) and checks its layout at the usual window sizes
+# with a scroll bar (tests/web/layout.js, screenshots in $WEB_LAYOUT_DIR, default /tmp). A part
+# whose tools are missing (emcc, node, chromium, tests/web/node_modules) is skipped with a message. The Node programs' closing
 # lines are added up as tests/run-all.sh adds up the scripts' (tests/tally.sh). Ends with
 # "N passed, N failed, N skipped".
 set -u
@@ -22,7 +23,7 @@ node_test() {
 }
 
 if ! command -v emcc >/dev/null || ! command -v node >/dev/null; then
-  tally_skipped 6 "the WebAssembly tests (make web, course.js, page.js, two benches, e2e.js) need emcc and node (apt-get install emscripten nodejs)"
+  tally_skipped 7 "the WebAssembly tests (make web, course.js, page.js, two benches, e2e.js, layout.js) need emcc and node (apt-get install emscripten nodejs)"
   tally_line
   exit 0
 fi
@@ -48,11 +49,13 @@ if [ -f web/engine.wasm ] && [ -f web/boxer.wasm ]; then
 
   echo "-- the page, in headless Chromium"
   if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-    tally_skipped 1 "the page test (e2e.js) needs chromium (apt-get install chromium)"
+    tally_skipped 2 "the page tests (e2e.js, layout.js) need chromium (apt-get install chromium)"
   elif [ ! -d tests/web/node_modules/playwright-core ]; then
-    tally_skipped 1 "the page test (e2e.js) needs playwright-core (npm ci --prefix tests/web)"
+    tally_skipped 2 "the page tests (e2e.js, layout.js) need playwright-core (npm ci --prefix tests/web)"
   else
     node_test e2e.js tests/web/e2e.js "${WEB_SCREENSHOT:-/tmp/boxer-web.png}"
+    echo "-- the page's layout, in headless Chromium with a scroll bar"
+    node_test layout.js tests/web/layout.js "${WEB_LAYOUT_DIR:-/tmp}"
   fi
 fi
 tally_line

@@ -529,6 +529,7 @@ function onPointerMove(event) {
     drag.ghost = document.createElement('div');
     drag.ghost.className = 'ghost ' + piece.className.replace('piece', '').trim();
     drag.ghost.textContent = piece.textContent;
+    drag.ghost.style.fontSize = getComputedStyle(piece).fontSize; /* the board's size is known inside .layout only */
     document.body.appendChild(drag.ghost);
     squares[drag.from].classList.add('dragging');
   }
@@ -1076,6 +1077,7 @@ function moved(ply, slide, backwards) {
   const ghost = document.createElement('div');
   ghost.className = 'mover ' + piece.className.replace('piece', '').trim();
   ghost.textContent = piece.textContent;
+  ghost.style.fontSize = getComputedStyle(piece).fontSize; /* the board's size is known inside .layout only */
   ghost.style.left = a.left + a.width / 2 + 'px';
   ghost.style.top = a.top + a.height / 2 + 'px';
   document.body.appendChild(ghost);

@@ -1,6 +1,7 @@
 /* tests/web/chromium.js: what the browser tests share. serve() runs `python3 -m http.server`
  * on web/ (as `make run` does, on a free port of 127.0.0.1); launch() starts Debian's headless
- * Chromium through playwright-core with a fresh profile. */
+ * Chromium through playwright-core with a fresh profile, and with scroll bars as a person's
+ * browser shows them when asked (Playwright hides them by default: --hide-scrollbars). */
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -30,14 +31,16 @@ function serve(directory) {
   });
 }
 
-/* Starts Chromium; resolves to { context, close } (a persistent context on a fresh profile). */
-async function launch() {
+/* Starts Chromium, with visible scroll bars when options.scrollbars is set; resolves to
+ * { context, close } (a persistent context on a fresh profile). */
+async function launch(options) {
   const { chromium } = require('playwright-core');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'boxer-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
+    ignoreDefaultArgs: options && options.scrollbars ? ['--hide-scrollbars'] : [],
     viewport: { width: 1100, height: 760 },
   });
   return {

@@ -15,7 +15,7 @@ is_one_shot() {
     esac
   done
   [ $# -eq 3 ] || return 1
-  case $1 in perft|eval|d|bench|match|datagen|uci) return 1 ;; esac
+  case $1 in perft|eval|d|bench|params|match|datagen|uci|help) return 1 ;; esac
 }
 
 is_one_shot "$@" || exec "$real" "$@"
