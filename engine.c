@@ -40,8 +40,7 @@ enum {
     CORRECTION_MAX = 64 * CORRECTION_GRAIN, /* a correction entry stays within +-CORRECTION_MAX */
     CORRECTION_WEIGHT_SCALE = 256,  /* a search to depth moves a correction entry depth + 1 parts in this toward
                                      * its result */
-    CORRECTION_WEIGHT_MAX = 16,     /* the most parts in CORRECTION_WEIGHT_SCALE a result moves a correction entry */
-    CORRECTION_ENTRIES = 4          /* a position's entries: its pawns', each colour's other pieces', its minor pieces' */
+    CORRECTION_WEIGHT_MAX = 16      /* the most parts in CORRECTION_WEIGHT_SCALE a result moves a correction entry */
 };
 enum { BENCH_HASH_MB = 16 };   /* the bench signature's table */
 /* A level below LEVEL_MAX (level_limits, level_choose). */
@@ -124,8 +123,7 @@ static const int CONT_BACK[CONT_PLIES] = { 1, 2, 4 };
  * emptied (search_reset) or kept from an earlier one (a game's moves, a table file). A table
  * file keeps the fields before cont (HISTORY_FILE_SIZE bytes, a quarter of a megabyte): the
  * 2 MB of continuation history would cost a one-shot call more to copy in and out than it
- * brings (docs/engine.md, "Measurements behind the constants"); the fields after it, newer
- * than the file's format, start empty in each call. */
+ * brings (docs/engine.md, "Measurements behind the constants"). */
 typedef struct {
     int16_t main[2][64][64];                 /* quiet moves by side, from and to */
     Move counter[PIECE_NB][64];              /* the counter-move to the move of piece p to t */
@@ -139,9 +137,6 @@ typedef struct {
     /* continuation history: a quiet move's record after the move that moved piece p to square
      * t (one, two or four plies before: CONT_BACK), at [p][t]; [0][0] stands for a null move or none */
     PieceToHistory cont[PIECE_NB][64];
-    /* correction history by the minor pieces and kings of both colours (as pawn_correction;
-     * Stockfish 17.1's minor-piece correction) */
-    int16_t minor_correction[2][CORRECTION_SIZE];
 } SearchHistory;
 
 #define HISTORY_FILE_SIZE offsetof(SearchHistory, cont)
@@ -266,7 +261,7 @@ typedef struct {
     int improving;          /* the static evaluation is above ours two (or four) plies before (improving_at) */
     int eval;               /* the static evaluation, or the table's score where it bounds it better */
     int raw_eval;           /* the network's, as the table keeps it (0 in check) */
-    int16_t *corrections[CORRECTION_ENTRIES]; /* the position's correction entries, when not in check */
+    int16_t *corrections[3]; /* the position's correction entries, when not in check */
     int hit;                /* the table has the position: entry */
     TTData entry;
     Move tt_move;
@@ -352,9 +347,9 @@ static void history_add(int16_t *h, int delta, int bonus);
 static void check_accumulator(const Search *s, int ply);
 static inline int evaluate(Search *s, int ply);
 static uint64_t pieces_hash(const Board *b, int color, int first, int last);
-static void correction_entries(Search *s, int16_t *entry[CORRECTION_ENTRIES]);
-static int corrected_eval(int16_t *const entry[CORRECTION_ENTRIES], int raw);
-static void correction_update(int16_t *const entry[CORRECTION_ENTRIES], int depth, int diff);
+static void correction_entries(Search *s, int16_t *entry[3]);
+static int corrected_eval(int16_t *const entry[3], int raw);
+static void correction_update(int16_t *const entry[3], int depth, int diff);
 static void correction_entry_update(int16_t *e, int diff, int weight);
 static void push_move(Search *s, Move m, Undo *u, int ply);
 static void pop_move(Search *s, Move m, const Undo *u);
@@ -2363,45 +2358,41 @@ static uint64_t pieces_hash(const Board *b, int color, int first, int last)
     return h ^ (h >> 29);
 }
 
-/* The position's correction entries for the side to move: its pawn structure's, white's and
- * black's other pieces', and both colours' minor pieces and kings'; all NULL when the evaluation is knowledge (eval_by_knowledge), whose
+/* The position's correction entries for the side to move: its pawn structure's, then white's
+ * and black's other pieces'; all NULL when the evaluation is knowledge (eval_by_knowledge), whose
  * scores stay as they are (a correction learnt in one K+B+N v K position blurs the gradient
  * toward the right corner that mates). */
-static void correction_entries(Search *s, int16_t *entry[CORRECTION_ENTRIES])
+static void correction_entries(Search *s, int16_t *entry[3])
 {
     const Board *b = &s->board;
-    uint64_t mask = CORRECTION_SIZE - 1, minor;
+    uint64_t mask = CORRECTION_SIZE - 1;
     int side = b->side, c;
     if (eval_by_knowledge(b)) {
-        for (c = 0; c < CORRECTION_ENTRIES; c++)
-            entry[c] = NULL;
+        entry[0] = entry[1] = entry[2] = NULL;
         return;
     }
     entry[0] = &s->hist.pawn_correction[side][(pieces_hash(b, WHITE, PAWN, PAWN) ^ 3 * pieces_hash(b, BLACK, PAWN, PAWN)) & mask];
     for (c = WHITE; c <= BLACK; c++)
         entry[1 + c] = &s->hist.piece_correction[side][c][pieces_hash(b, c, KNIGHT, KING) & mask];
-    minor = pieces_hash(b, WHITE, KNIGHT, BISHOP) ^ 3 * pieces_hash(b, BLACK, KNIGHT, BISHOP)
-            ^ 5 * pieces_hash(b, WHITE, KING, KING) ^ 7 * pieces_hash(b, BLACK, KING, KING);
-    entry[3] = &s->hist.minor_correction[side][minor & mask];
 }
 
 /* The static evaluation raw of a position corrected by its correction entries
- * (correction_entries): the pawn structure's whole, the others' at half weight each. */
-static int corrected_eval(int16_t *const entry[CORRECTION_ENTRIES], int raw)
+ * (correction_entries): the pawn structure's and each colour's other pieces' (half weight each). */
+static int corrected_eval(int16_t *const entry[3], int raw)
 {
     if (!entry[0])
         return raw;
-    return int_clamp(raw + (*entry[0] + (*entry[1] + *entry[2] + *entry[3]) / 2) / CORRECTION_GRAIN, -EVAL_LIMIT, EVAL_LIMIT);
+    return int_clamp(raw + (*entry[0] + (*entry[1] + *entry[2]) / 2) / CORRECTION_GRAIN, -EVAL_LIMIT, EVAL_LIMIT);
 }
 
 /* After a search to depth found diff more than the corrected static evaluation: each of the
  * position's correction entries (correction_entries) moves toward it. */
-static void correction_update(int16_t *const entry[CORRECTION_ENTRIES], int depth, int diff)
+static void correction_update(int16_t *const entry[3], int depth, int diff)
 {
     int weight = int_min(depth + 1, CORRECTION_WEIGHT_MAX), i;
     if (!entry[0])
         return;
-    for (i = 0; i < CORRECTION_ENTRIES; i++)
+    for (i = 0; i < 3; i++)
         correction_entry_update(entry[i], diff, weight);
 }
 
