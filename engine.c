@@ -160,20 +160,20 @@ typedef struct {
 } PvLine;
 
 /* What the search keeps for each ply of the path from the root, on a stack that starts
- * STACK_BEFORE_ROOT plies before it: those entries say "no move, no evaluation", so that no
- * step needs a guard for the first plies (improving_at looks four plies back). */
+ * STACK_BEFORE_ROOT plies before it: those entries say "no move, never improved on", so that
+ * no step needs a guard for the first plies. */
 typedef struct {
     Move move;              /* the move made from this ply (MOVE_NONE: the null move, or none yet) */
     int piece;              /* the piece that made it (0: none) */
     int quiet;              /* the move was quiet (not the null move) */
-    int static_eval;        /* corrected; SCORE_NONE in check and before the root */
+    int static_eval;        /* corrected; -SCORE_INF in check, SCORE_INF before the root */
     Move excluded;          /* the move a singular extension's search leaves out */
     int double_extensions;  /* double extensions on the path to this ply */
     int in_check;           /* the side to move is in check */
     int reduction;          /* the late move reduction of the move made from here, while its reduced search runs */
     Move killers[2];
 } Ply;
-enum { STACK_BEFORE_ROOT = 4 };
+enum { STACK_BEFORE_ROOT = 2 };
 
 /* The network's accumulators along the path: each ply's, brought up to date from the last one
  * that is only when a position is evaluated (evaluate). */
@@ -258,7 +258,7 @@ typedef struct {
     int pv_node, cut_node;
     int in_check;
     int has_non_pawn_piece; /* the side to move has a piece besides its pawns and king: no zugzwang feared */
-    int improving;          /* the static evaluation is above ours two (or four) plies before (improving_at) */
+    int improving;          /* the static evaluation is above ours two plies before */
     int eval;               /* the static evaluation, or the table's score where it bounds it better */
     int raw_eval;           /* the network's, as the table keeps it (0 in check) */
     int16_t *corrections[3]; /* the position's correction entries, when not in check */
@@ -325,7 +325,6 @@ static int bound_decides(int bound, int score, int alpha, int beta);
 static int bound_bounds(int bound, int score, int eval);
 static inline void node_evaluate(Search *s, Node *n);
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score);
-static int improving_at(Search *s, int ply);
 static int hindsight_depth_change(Search *s, const Node *n, int depth);
 static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int move_count, int depth, int alpha);
 static int move_gives_check(Board *b, Node *n, Move m);
@@ -1539,7 +1538,7 @@ static void iterate(Search *s)
     Ply *root = ply_at(s, 0);
     lines = int_clamp(s->limits.multipv, 1, s->root_count);
     s->best_move = s->root_moves[0];
-    root->static_eval = root->in_check ? SCORE_NONE : evaluate(s, 0);
+    root->static_eval = root->in_check ? -SCORE_INF : evaluate(s, 0);
     s->line_count = 0;
     for (depth = 1; depth <= max_depth; depth++) {
         s->root_depth = depth;
@@ -1655,7 +1654,6 @@ static void report_iteration(Search *s, int depth, int score, int bound)
  * keep them, the table a search older. */
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count)
 {
-    int i;
     s->board = *board;
     nnue_refresh(&s->net.acc[0], board);
     s->net.ready[0] = 1;
@@ -1680,8 +1678,7 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
         search_clear_history(s);
     s->history_used = 1;
     memset(s->stack, 0, sizeof s->stack);
-    for (i = -STACK_BEFORE_ROOT; i < 0; i++)
-        ply_at(s, i)->static_eval = SCORE_NONE;
+    ply_at(s, -2)->static_eval = ply_at(s, -1)->static_eval = SCORE_INF; /* never improved on */
     ply_at(s, 0)->in_check = board_in_check(board);
     s->best_move = MOVE_NONE;
     s->best_score = 0;
@@ -1792,7 +1789,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     node_evaluate(s, &n);
     if (!n.in_check && n.hit && bound_bounds(n.entry.bound, n.tt_score, n.eval))
         n.eval = n.tt_score;
-    n.improving = improving_at(s, ply);
+    n.improving = !n.in_check && here->static_eval > ply_at(s, ply - 2)->static_eval;
     depth += hindsight_depth_change(s, &n, depth);
     n.has_non_pawn_piece = board_has_pieces(b, b->side);
     n.cs_ready = 0;
@@ -1946,26 +1943,12 @@ static inline void node_evaluate(Search *s, Node *n)
     assert(n->in_check == board_in_check(&s->board));
     n->raw_eval = 0;
     if (n->in_check) {
-        n->eval = -SCORE_INF;
-        here->static_eval = SCORE_NONE;
+        n->eval = here->static_eval = -SCORE_INF;
         return;
     }
     n->raw_eval = n->hit ? n->entry.eval : evaluate(s, n->ply);
     correction_entries(s, n->corrections);
     n->eval = here->static_eval = corrected_eval(n->corrections, n->raw_eval);
-}
-
-/* Returns 1 if the static evaluation at ply (not in check) is above ours two plies before, or
- * four when that one is unknown (in check, or before the root); 1 when neither is known
- * (Stockfish's: a node with nothing to compare is not taken for one getting worse). */
-static int improving_at(Search *s, int ply)
-{
-    int now = ply_at(s, ply)->static_eval, back2 = ply_at(s, ply - 2)->static_eval, back4 = ply_at(s, ply - 4)->static_eval;
-    if (now == SCORE_NONE)
-        return 0;
-    if (back2 != SCORE_NONE)
-        return now > back2;
-    return back4 == SCORE_NONE || now > back4;
 }
 
 /* Step 4b. Hindsight (Stockfish's): a node its parent reduced by 3 plies or more is searched a
