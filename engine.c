@@ -114,10 +114,10 @@ typedef struct {
 
 /* A history table indexed by the piece that moves and its destination. */
 typedef int16_t PieceToHistory[PIECE_NB][64];
-/* The continuation histories that order a quiet move: those after the move one, two and four
- * plies before it (Stockfish's first, second and fourth tables). */
-enum { CONT_PLIES = 3 };
-static const int CONT_BACK[CONT_PLIES] = { 1, 2, 4 };
+/* The continuation histories that order a quiet move: those after the move one and two plies
+ * before it (Stockfish's first and second tables). */
+enum { CONT_PLIES = 2 };
+static const int CONT_BACK[CONT_PLIES] = { 1, 2 };
 
 /* What a search learns of moves and evaluations beyond its table: a search starts from these,
  * emptied (search_reset) or kept from an earlier one (a game's moves, a table file). A table
@@ -135,7 +135,7 @@ typedef struct {
     int16_t pawn_correction[2][CORRECTION_SIZE];
     int16_t piece_correction[2][2][CORRECTION_SIZE];
     /* continuation history: a quiet move's record after the move that moved piece p to square
-     * t (one, two or four plies before: CONT_BACK), at [p][t]; [0][0] stands for a null move or none */
+     * t (one or two plies before: CONT_BACK), at [p][t]; [0][0] stands for a null move or none */
     PieceToHistory cont[PIECE_NB][64];
 } SearchHistory;
 
@@ -146,7 +146,7 @@ typedef struct {
  * of the opponent (find_threats). */
 typedef struct {
     int16_t (*main)[64];            /* the side's, by from and to */
-    PieceToHistory *cont[CONT_PLIES]; /* after the move one, two and four plies before (CONT_BACK) */
+    PieceToHistory *cont[CONT_PLIES]; /* after the move one and two plies before (CONT_BACK) */
     uint64_t threatened[KING + 1];  /* by piece type; none for pawns and the king */
 } QuietHistories;
 
@@ -326,7 +326,7 @@ static int bound_bounds(int bound, int score, int eval);
 static inline void node_evaluate(Search *s, Node *n);
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score);
 static int hindsight_depth_change(Search *s, const Node *n, int depth);
-static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int move_count, int depth, int alpha);
+static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int quiet_count, int depth, int alpha);
 static int move_gives_check(Board *b, Node *n, Move m);
 static int singular_extension(Search *s, Node *n, Move m, int depth, int alpha, int beta, int *cut);
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth);
@@ -1351,7 +1351,7 @@ enum {
     P_RAZOR_DEPTH,          /* razoring up to this depth (P_RAZOR_MARGIN) */
     P_NMP_DEPTH,            /* null move pruning from this depth on */
     P_NMP_REDUCTION,        /* the null move's reduction in plies, before depth and evaluation add to it */
-    P_NMP_DEPTH_DIVISOR,    /* the null move reduces a ply more for every this many plies of depth (Stockfish's) */
+    P_NMP_DEPTH_DIVISOR,    /* the null move reduces a ply more for every this many plies of depth */
     P_NMP_EVAL_MAX,         /* the most plies the evaluation's lead over beta adds to the null move's reduction */
     P_IIR_DEPTH,            /* internal iterative reduction from this depth on */
     P_LMP_DEPTH,            /* late move pruning of quiet moves up to this depth */
@@ -1360,9 +1360,6 @@ enum {
     P_FUTILITY_DEPTH,       /* futility pruning of quiet moves up to this reduced depth (P_FUTILITY_*) */
     P_FUTILITY_HISTORY_DIVISOR, /* futility's margin grows by a quiet move's histories divided by this (Stockfish's 52
                                  * in its units and history scales) */
-    P_HISTORY_PRUNE_DEPTH,  /* a quiet move is pruned below this reduced depth when its continuation histories sum
-                             * below -P_HISTORY_PRUNE_PER_PLY a ply of depth less one (Stockfish's) */
-    P_HISTORY_PRUNE_PER_PLY, /* history pruning's threshold a ply of depth (P_HISTORY_PRUNE_DEPTH) */
     P_CAPTURE_FUTILITY_DEPTH, /* a capture is pruned below this reduced depth when the evaluation, its victim, the
                                * margin and the margin a ply, and its capture history divided by the divisor, stay at
                                * most alpha (Stockfish's 180, 201 and 6 in its units) */
@@ -1378,7 +1375,7 @@ enum {
     P_SE_DOUBLE_MARGIN,     /* a singular move is extended twice (outside PV nodes) when the other moves stay
                              * this much further below */
     P_SE_TRIPLE_MARGIN,     /* a singular quiet move is extended three times (outside PV nodes) when the other
-                             * moves stay this much below (Stockfish 16.1's 78 in its units) */
+                             * moves stay this much below */
     P_SE_DOUBLE_MAX,        /* at most this many double or triple extensions on a path */
     P_PRIOR_BONUS_DEPTH,    /* a fail low rewards the quiet move into it from this depth on (at any depth at a PV node) */
     P_PRIOR_BONUS_MARGIN,   /* a fail low more than this a ply of depth below alpha rewards the quiet move into
@@ -1424,16 +1421,14 @@ static SearchParam search_params[SEARCH_PARAM_NB] = {
     [P_RFP_DEPTH] = { "rfp_depth", 8, 3, 14, 1 },
     [P_RAZOR_DEPTH] = { "razor_depth", 2, 1, 5, 1 },
     [P_NMP_DEPTH] = { "nmp_depth", 3, 1, 6, 1 },
-    [P_NMP_REDUCTION] = { "nmp_reduction", 4, 2, 7, 1 },
-    [P_NMP_DEPTH_DIVISOR] = { "nmp_depth_divisor", 3, 2, 8, 1 },
+    [P_NMP_REDUCTION] = { "nmp_reduction", 3, 2, 7, 1 },
+    [P_NMP_DEPTH_DIVISOR] = { "nmp_depth_divisor", 4, 2, 8, 1 },
     [P_NMP_EVAL_MAX] = { "nmp_eval_max", 3, 0, 8, 1 },
     [P_IIR_DEPTH] = { "iir_depth", 4, 2, 10, 1 },
     [P_LMP_DEPTH] = { "lmp_depth", 8, 3, 16, 1 },
     [P_LMP_BASE] = { "lmp_base", 3, 1, 8, 1 },
     [P_FUTILITY_DEPTH] = { "futility_depth", 6, 2, 14, 1 },
     [P_FUTILITY_HISTORY_DIVISOR] = { "futility_history_divisor", 100, 30, 400, 10 },
-    [P_HISTORY_PRUNE_DEPTH] = { "history_prune_depth", 5, 1, 10, 1 },
-    [P_HISTORY_PRUNE_PER_PLY] = { "history_prune_per_ply", 2120, 500, 6000, 200 },
     [P_CAPTURE_FUTILITY_DEPTH] = { "capture_futility_depth", 7, 1, 12, 1 },
     [P_CAPTURE_FUTILITY_MARGIN] = { "capture_futility_margin", 50, 0, 200, 8 },
     [P_CAPTURE_FUTILITY_PER_PLY] = { "capture_futility_per_ply", 56, 10, 200, 8 },
@@ -1442,16 +1437,16 @@ static SearchParam search_params[SEARCH_PARAM_NB] = {
     [P_SEE_QUIET_DEPTH] = { "see_quiet_depth", 8, 2, 14, 1 },
     [P_SE_DEPTH] = { "se_depth", 6, 4, 10, 1 },
     [P_SE_TT_DEPTH_SLACK] = { "se_tt_depth_slack", 3, 1, 6, 1 },
-    [P_SE_MARGIN_PER_PLY] = { "se_margin_per_ply", 1, 0, 6, 1 },
-    [P_SE_DOUBLE_MARGIN] = { "se_double_margin", 7, 0, 60, 3 },
-    [P_SE_TRIPLE_MARGIN] = { "se_triple_margin", 24, 4, 120, 6 },
+    [P_SE_MARGIN_PER_PLY] = { "se_margin_per_ply", 2, 0, 6, 1 },
+    [P_SE_DOUBLE_MARGIN] = { "se_double_margin", 20, 0, 60, 3 },
+    [P_SE_TRIPLE_MARGIN] = { "se_triple_margin", 72, 4, 160, 6 },
     [P_SE_DOUBLE_MAX] = { "se_double_max", 6, 2, 16, 1 },
     [P_PRIOR_BONUS_DEPTH] = { "prior_bonus_depth", 5, 1, 10, 1 },
-    [P_PRIOR_BONUS_MARGIN] = { "prior_bonus_margin", 17, 0, 100, 4 },
+    [P_PRIOR_BONUS_MARGIN] = { "prior_bonus_margin", 62, 0, 150, 6 },
     [P_LMR_DEPTH] = { "lmr_depth", 3, 1, 6, 1 },
-    [P_LMR_DEEPER_MARGIN] = { "lmr_deeper_margin", 18, 0, 100, 4 },
-    [P_LMR_DEEPER_PER_PLY] = { "lmr_deeper_per_ply", 3, 0, 20, 1 },
-    [P_LMR_SHALLOWER_PER_PLY] = { "lmr_shallower_per_ply", 28, 0, 200, 8 },
+    [P_LMR_DEEPER_MARGIN] = { "lmr_deeper_margin", 64, 0, 150, 6 },
+    [P_LMR_DEEPER_PER_PLY] = { "lmr_deeper_per_ply", 11, 0, 30, 1 },
+    [P_LMR_SHALLOWER_PER_PLY] = { "lmr_shallower_per_ply", 100, 0, 300, 10 },
     [P_ROOT_LMR_DEPTH] = { "root_lmr_depth", 3, 3, 8, 1 },
     [P_ROOT_LMR_MOVES] = { "root_lmr_moves", 4, 1, 12, 1 },
     [P_MVV_LVA_SCALE] = { "mvv_lva_scale", 12, 4, 32, 1 },
@@ -1749,7 +1744,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     Node n;
     MovePicker mp;
     Move m, best_move = MOVE_NONE, quiets[MAX_MOVES], noisy[MAX_MOVES];
-    int best = -SCORE_INF, score, move_count = 0, moves_tried = 0, quiet_count = 0, noisy_count = 0, old_alpha = alpha, bound;
+    int best = -SCORE_INF, score, moves_tried = 0, quiet_count = 0, noisy_count = 0, old_alpha = alpha, bound;
 
     assert(ply >= 1);
     /* Step 1. Leaves go to the quiescence search. */
@@ -1813,12 +1808,11 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
         if (m == here->excluded)
             continue;
-        move_count++;
 
         /* Step 9. Prune late quiet moves, losing quiet moves and losing captures at low depth,
          * never checks. */
         if (best > -SCORE_MATE_BOUND && !n.in_check && n.has_non_pawn_piece
-            && prunes_move(s, &n, m, &mp, move_count, depth, alpha) && !move_gives_check(b, &n, m))
+            && prunes_move(s, &n, m, &mp, quiet_count, depth, alpha) && !move_gives_check(b, &n, m))
             continue;
 
         /* Step 10. Singular extension: the hash move, when no other move comes near its score
@@ -2005,19 +1999,19 @@ static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *s
     return 0;
 }
 
-/* Step 9: returns 1 if move m, the picker's last (mp) and the node's move_count-th move
- * (Stockfish's count: every move, pruned or searched, noisy or quiet), may be pruned unless it
- * gives check. Most tests look at the depth the move would be searched to after its expected
- * late move reduction (lmr_depth, Stockfish's lmrDepth): a capture that cannot reach alpha
- * with its victim, a losing capture; a late quiet move, one whose continuation histories are
- * bad, one that cannot reach alpha with its history's help (futility) or loses material (static
- * exchange). Only late move pruning prunes quiet moves against a lone king (or pawns): there
- * the quiet moves are the mating technique, scored by knowledge, not the network. */
-static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int move_count, int depth, int alpha)
+/* Step 9: returns 1 if move m, the picker's last (mp), after quiet_count quiet moves searched at
+ * its node, may be pruned unless it gives check. Most tests look at the depth the move would be
+ * searched to after its expected late move reduction (lmr_depth, Stockfish's lmrDepth, here
+ * with the quiet moves searched for the move number): a capture that cannot reach alpha
+ * with its victim, a losing capture; a late quiet move, one that cannot reach alpha with its
+ * histories' help (futility) or loses material (static exchange). Only late move pruning
+ * prunes quiet moves against a lone king (or pawns): there the quiet moves are the mating
+ * technique, scored by knowledge, not the network. */
+static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int quiet_count, int depth, int alpha)
 {
     Board *b = &s->board;
     int to = move_to(m), piece = b->squares[move_from(m)], history;
-    int lmr_depth = int_max(depth - 1 - reductions[int_min(depth, LMR_TABLE - 1)][int_min(move_count, LMR_TABLE - 1)] / LMR_UNIT, 0);
+    int lmr_depth = int_max(depth - 1 - reductions[int_min(depth, LMR_TABLE - 1)][int_min(quiet_count, LMR_TABLE - 1)] / LMR_UNIT, 0);
     if (!move_is_quiet(b, m)) {
         int victim = move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to]);
         if (!n->pv_node && lmr_depth < param(P_CAPTURE_FUTILITY_DEPTH) && move_kind(m) != KIND_PROMOTION
@@ -2026,14 +2020,11 @@ static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, i
             return 1;
         return depth <= param(P_SEE_PRUNE_DEPTH) && mp->kind == PICK_BAD_NOISY && !see_ge(b, m, -param(P_SEE_PRUNE_PER_PLY) * depth);
     }
-    if (!n->pv_node && depth <= param(P_LMP_DEPTH) && move_count >= (param(P_LMP_BASE) + depth * depth) / (2 - n->improving))
+    if (!n->pv_node && depth <= param(P_LMP_DEPTH) && quiet_count >= (param(P_LMP_BASE) + depth * depth) / (2 - n->improving))
         return 1;
     if (!board_has_pieces(b, !b->side))
         return 0;
-    history = cont_histories_sum(s, n->ply, piece, to);
-    if (lmr_depth < param(P_HISTORY_PRUNE_DEPTH) && history < -param(P_HISTORY_PRUNE_PER_PLY) * (depth - 1))
-        return 1;
-    history += 2 * s->hist.main[b->side][move_from(m)][to];
+    history = cont_histories_sum(s, n->ply, piece, to) + 2 * s->hist.main[b->side][move_from(m)][to];
     if (!n->pv_node && lmr_depth <= param(P_FUTILITY_DEPTH) && mp->kind == PICK_QUIET
         && n->eval + param(P_FUTILITY_MARGIN) + param(P_FUTILITY_PER_PLY) * lmr_depth + history / param(P_FUTILITY_HISTORY_DIVISOR) <= alpha)
         return 1;
@@ -2093,7 +2084,7 @@ static int reduction(Search *s, const Node *n, int depth, int moves_tried, const
     int r = reductions[int_min(depth, LMR_TABLE - 1)][int_min(moves_tried, LMR_TABLE - 1)];
     r += LMR_UNIT * (!n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
     if (mp->kind == PICK_QUIET)
-        r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 4 * HISTORY_MAX + 20000 */
+        r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 3 * HISTORY_MAX + 20000 */
     return int_min(int_max(r / LMR_UNIT, 0), new_depth - 1);
 }
 
@@ -2654,7 +2645,7 @@ static int noisy_score(Search *s, Move m, int *good)
 }
 
 /* Finds the histories that order the quiet moves at ply: the side's, and the continuation
- * histories after the moves one, two and four plies before (CONT_BACK). */
+ * histories after the moves one and two plies before (CONT_BACK). */
 static void quiet_histories(Search *s, int ply, QuietHistories *h)
 {
     h->main = s->hist.main[s->board.side];
@@ -2702,7 +2693,7 @@ static inline int quiet_score(const Board *b, const QuietHistories *h, Move m)
 {
     int piece = b->squares[move_from(m)], from = move_from(m), to = move_to(m);
     uint64_t threatened = h->threatened[piece_type(piece)];
-    return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to] + (*h->cont[2])[piece][to]
+    return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to]
            + param(P_THREAT_ESCAPE_BONUS) * ((int)(threatened >> from & 1) - (int)(threatened >> to & 1));
 }
 
