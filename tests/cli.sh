@@ -204,6 +204,12 @@ while read -r name value min max step; do
     bad "--param $name=$other searched the same $default_nodes nodes as $name=$value"; fi
   expect_error 2 "$name must be from $min to $max" --param "$name=$((max + 1))" "$START" "e4" 1
 done < <("$ENGINE" params)
+# docs/tuning.md's table names every parameter, and no other
+here_dir=$(cd "$(dirname "$0")" && pwd)
+listed=$("$ENGINE" params | awk '{ print $1 }' | sort)
+documented=$(grep -oE '^\| `[a-z_]+`(, `[a-z_]+`)*' "$here_dir/../docs/tuning.md" | grep -oE '[a-z_]+' | sort)
+if [ -n "$listed" ] && [ "$listed" = "$documented" ]; then ok; else
+  bad "docs/tuning.md's table and ./engine params differ: $(diff <(echo "$listed") <(echo "$documented") | grep '^[<>]' | tr '\n' ' ')"; fi
 expect_error 2 "no search parameter 'nonsense'" --param nonsense=3 "$START" "e4" 1
 expect_error 2 "NAME=VALUE" --param lmr_base "$START" "e4" 1
 expect_error 2 "NAME=VALUE" --param lmr_base=3x "$START" "e4" 1
