@@ -527,6 +527,7 @@ static int game_play_record(DatagenWorker *w, int number)
         board_start(&board);
     random_plies = DATAGEN_RANDOM_PLIES + (int)(random_next(&state) % DATAGEN_RANDOM_PLIES_SPAN);
     g->start = board;
+    board_to_fen(&board, g->start_fen);
     g->ply_count = 0;
     game_begin(&w->game, &board, w->keys);
     for (i = 0; i < random_plies; i++) {
@@ -568,6 +569,7 @@ static int game_play_record(DatagenWorker *w, int number)
         }
         game_play(&w->game, &board, w->keys, g->moves[n]);
     }
+    g->training[g->ply_count] = 0; /* the position after the last move is none */
     g->result = strcmp(w->game.result, "1-0") == 0 ? GAME_WHITE_WON : strcmp(w->game.result, "0-1") == 0 ? GAME_BLACK_WON
               : GAME_DRAWN;
     return opt->rescore ? game_rescore(w) : PLAYED;

@@ -1,7 +1,7 @@
 /* modes/gamefile.c: game records (docs/datagen.md, "The game records"): the header, the blocks of
- * games kept as columns (heads, move codes, marks, score words), and the reader, which checks each
- * block's length and checksum, then every field it decodes, every move legal in its position,
- * before a caller sees the game. */
+ * games kept as columns (heads, move codes, marks, score words), the writer of version 2, and the
+ * reader of versions 1 and 2, which checks each block's length and checksum, then every field it
+ * decodes, every move legal in its position, before a caller sees the game. */
 #include "gamefile.h"
 
 #include <assert.h>
@@ -12,9 +12,13 @@
 static const char GAMEFILE_MAGIC[8] = { 'B', 'O', 'X', 'G', 'A', 'M', 'E', 'S' };
 enum { HEADER_FIXED = 12, LENGTH_BYTES = 4, CHECKSUM_BYTES = 4, COUNT_BYTES = 2 };
 /* A block's body at most: its game count, each game's head (result, FEN length, FEN, ply count),
- * a move code, a mark bit and a score word (at most 3 bytes) for each ply. */
+ * a move code, a mark bit and a score word (at most 3 bytes) for each ply, and one score word
+ * more for the position after the last move. */
 enum { HEAD_MAX = 1 + 1 + FEN_MAX + 2, VARINT_MAX_BYTES = 3 };
-#define BLOCK_MAX ((size_t)COUNT_BYTES + (size_t)GAMEFILE_BLOCK_GAMES * (HEAD_MAX + GAMEFILE_MAX_PLIES * (1 + VARINT_MAX_BYTES + 1)))
+#define BLOCK_MAX ((size_t)COUNT_BYTES + (size_t)GAMEFILE_BLOCK_GAMES * (HEAD_MAX + VARINT_MAX_BYTES + GAMEFILE_MAX_PLIES * (1 + VARINT_MAX_BYTES + 1)))
+/* A version-2 head's count: the plies times two, plus one when the position after the last move
+ * is a training position (END_TRAINING, in a file of lines alone). */
+enum { END_TRAINING = 1, COUNT_PLIES = 2 };
 /* Scores stay within an int16. */
 enum { SCORE_LIMIT = 32767 };
 /* Positions before this ply (counted from 0 at the start position) are not expected to train. */
@@ -28,11 +32,12 @@ static const int CODE_VALUE[KING + 1] = { 0, 1, 3, 3, 5, 9, 10 };
 enum { PRIORITY_CAPTURE = 10000, PRIORITY_PROMOTION = 9000, PRIORITY_CASTLE = 8000, PRIORITY_QUIET = 4000 };
 enum { PRIORITY_VICTIM = 100, PRIORITY_ESCAPE = 100, PRIORITY_CENTRE = 10, PRIORITY_PAWN = 3, PRIORITY_PAWN_GUARD = 200 };
 /* A move's key, which orders moves of equal priority: from, to, then plain (0), promotion to a
- * knight (1) ... queen (4), castling (5). */
-enum { KEY_PLAIN = 0, KEY_CASTLE = 5, KEY_CODES = 8 };
+ * knight (1) ... queen (4), castling (5); KEY_SPAN keys in all. */
+enum { KEY_PLAIN = 0, KEY_CASTLE = 5, KEY_CODES = 8, KEY_SPAN = 64 * 64 * KEY_CODES };
 
 /* The scores a ply's word is counted from: the last of each kind (0: not for training, 1: for
- * training) and whether there is one, and the last ply's. */
+ * training) and whether there is one, and the last ply's. Version 2 has words for training
+ * positions alone, so that its prediction is the game's last training score, or 0. */
 typedef struct {
     int kind[2], seen[2], last;
 } ScoreTrack;
@@ -48,9 +53,12 @@ static int column_varint(GameColumn *c, uint32_t value);
 static int get_varint(const uint8_t *in, size_t size, size_t *at, uint32_t *value);
 static int centre(int sq);
 static int move_key(Move m);
-static int move_priority(const Board *b, Move m);
-static int moves_in_order(Board *b, Move *sorted);
-static int expected_training(Board *b, Move m, int ply);
+static uint64_t attacks_of(const Board *b, int side);
+static int move_priority(const Board *b, Move m, uint64_t attacked);
+static int moves_ranked(Board *b, Move *moves, int32_t *ranks);
+static int move_code(Board *b, Move m);
+static Move move_of_code(Board *b, int code, int *count);
+static int expected_training(Board *b, Move m, int ply, int lines);
 static int track_predict(const ScoreTrack *t, int training);
 static void track_add(ScoreTrack *t, int training, int score);
 static int block_write(GameWriter *w);
@@ -58,9 +66,10 @@ static int block_read(GameReader *r, char *err, size_t err_size);
 static int block_heads(GameReader *r, const char **why);
 static int game_decode(GameReader *r, GameRecord *g, char *why, size_t why_size);
 static int plies_decode(GameReader *r, GameRecord *g, char *why, size_t why_size);
+static int score_decode(GameReader *r, const ScoreTrack *t, int training, int ply, int16_t *score, char *why, size_t why_size);
 static int read_bytes(GameReader *r, uint8_t *out, size_t size);
 static int reader_error(GameReader *r, uint64_t at, const char *what, char *err, size_t err_size);
-static int print_training(void *context, const Board *b, int score, int result);
+static int print_training(void *context, const Board *b, const char *fen, int score, int result);
 
 /* The CRC-32 of zlib and PNG (reflected polynomial 0xEDB88320), so that any tool can check a
  * block: crc32_update(0, bytes, size) is zlib's crc32 of them. */
@@ -160,10 +169,24 @@ static int move_key(Move m)
     return (move_from(m) * 64 + move_to(m)) * KEY_CODES + code;
 }
 
+/* Returns the squares side attacks as the position stands: sliders stop at the first piece,
+ * pinned pieces attack (square_attacked's answer for every square at once). */
+static uint64_t attacks_of(const Board *b, int side)
+{
+    uint64_t pieces = b->occupied[side], occupied = b->occupied[WHITE] | b->occupied[BLACK], attacked = 0;
+    while (pieces) {
+        int sq = bit_first(pieces);
+        pieces &= pieces - 1;
+        attacked |= attacks_from(piece_type(b->squares[sq]), side, sq, occupied);
+    }
+    return attacked;
+}
+
 /* Returns how early m comes among b's moves (docs/datagen.md, "Move codes"): captures by the
  * victim's value, then the mover's; promotions; castling; then the quiet moves, a piece the
- * other side attacks first, towards the centre, a pawn's, and not where an enemy pawn takes. */
-static int move_priority(const Board *b, Move m)
+ * other side attacks (attacked: attacks_of the other side) first, towards the centre, a pawn's,
+ * and not where an enemy pawn takes. */
+static int move_priority(const Board *b, Move m, uint64_t attacked)
 {
     int from = move_from(m), to = move_to(m), mover = piece_type(b->squares[from]), them = !b->side;
     int priority = PRIORITY_QUIET;
@@ -174,7 +197,7 @@ static int move_priority(const Board *b, Move m)
         return PRIORITY_PROMOTION + CODE_VALUE[move_promo(m)];
     if (move_kind(m) == KIND_CASTLE)
         return PRIORITY_CASTLE;
-    if (square_attacked(b, from, them))
+    if (attacked >> from & 1)
         priority += PRIORITY_ESCAPE * CODE_VALUE[mover];
     priority += PRIORITY_CENTRE * (centre(to) - centre(from));
     if (mover == PAWN)
@@ -184,32 +207,67 @@ static int move_priority(const Board *b, Move m)
     return priority;
 }
 
-/* Fills sorted with b's legal moves in their codes' order: by priority, the higher first, then
- * by key; returns their number. */
-static int moves_in_order(Board *b, Move *sorted)
+/* Fills moves with b's legal moves and ranks with each one's place in the codes' order as one
+ * number, the higher first: its priority, then the lower key; returns their number. */
+static int moves_ranked(Board *b, Move *moves, int32_t *ranks)
 {
     MoveList list;
-    int priority[MAX_MOVES], key[MAX_MOVES], i, j, count = gen_legal(b, &list, GEN_ALL);
+    uint64_t attacked = attacks_of(b, !b->side);
+    int i, count = gen_legal(b, &list, GEN_ALL);
     for (i = 0; i < count; i++) {
-        Move m = list.moves[i];
-        int p = move_priority(b, m), k = move_key(m);
-        for (j = i; j > 0 && (priority[j - 1] < p || (priority[j - 1] == p && key[j - 1] > k)); j--) {
-            sorted[j] = sorted[j - 1];
-            priority[j] = priority[j - 1];
-            key[j] = key[j - 1];
-        }
-        sorted[j] = m;
-        priority[j] = p;
-        key[j] = k;
+        moves[i] = list.moves[i];
+        ranks[i] = (int32_t)move_priority(b, moves[i], attacked) * KEY_SPAN + (KEY_SPAN - 1 - move_key(moves[i]));
     }
     return count;
 }
 
-/* Returns 1 if a position is expected to be one for training (its mark bit says where it is not):
- * at ply 8 or later, not in check, its move quiet. */
-static int expected_training(Board *b, Move m, int ply)
+/* Returns the code of m, a legal move of b: how many of b's moves come before it. */
+static int move_code(Board *b, Move m)
 {
-    return ply >= EXPECTED_MIN_PLY && !board_in_check(b) && move_is_quiet(b, m);
+    Move moves[MAX_MOVES];
+    int32_t ranks[MAX_MOVES], rank = -1;
+    int count = moves_ranked(b, moves, ranks), code = 0, i;
+    for (i = 0; i < count; i++)
+        if (moves[i] == m)
+            rank = ranks[i];
+    assert(rank >= 0); /* the move is legal */
+    for (i = 0; i < count; i++)
+        code += ranks[i] > rank;
+    return code;
+}
+
+/* Returns b's move of that code (the first code + 1 moves picked out in order), MOVE_NONE when
+ * b has no more than code moves; *count is their number. */
+static Move move_of_code(Board *b, int code, int *count)
+{
+    Move moves[MAX_MOVES];
+    int32_t ranks[MAX_MOVES];
+    int i, j;
+    *count = moves_ranked(b, moves, ranks);
+    if (code >= *count)
+        return MOVE_NONE;
+    for (i = 0; i <= code; i++) {
+        int best = i;
+        Move m;
+        int32_t r;
+        for (j = i + 1; j < *count; j++)
+            if (ranks[j] > ranks[best])
+                best = j;
+        m = moves[best];
+        r = ranks[best];
+        moves[best] = moves[i];
+        ranks[best] = ranks[i];
+        moves[i] = m;
+        ranks[i] = r;
+    }
+    return moves[code];
+}
+
+/* Returns 1 if a position is expected to be one for training (its mark bit says where it is not):
+ * not in check, its move quiet, and at ply 8 or later unless the games are lines joined. */
+static int expected_training(Board *b, Move m, int ply, int lines)
+{
+    return (lines || ply >= EXPECTED_MIN_PLY) && !board_in_check(b) && move_is_quiet(b, m);
 }
 
 /* Returns the score a ply's word is counted from: the game's last score of a ply of the same
@@ -233,11 +291,12 @@ int gamefile_create(GameWriter *w, FILE *f, int flags, const char *description)
     size_t length = strlen(description), i;
     memset(w, 0, sizeof *w);
     w->file = f;
+    w->flags = flags & GAMEFILE_FLAGS;
     if (length > GAMEFILE_DESCRIPTION_MAX)
         length = GAMEFILE_DESCRIPTION_MAX;
     memcpy(head, GAMEFILE_MAGIC, sizeof GAMEFILE_MAGIC);
     head[8] = GAMEFILE_VERSION;
-    head[9] = (uint8_t)(flags & GAMEFILE_FLAGS);
+    head[9] = (uint8_t)w->flags;
     put_u16(head + 10, (unsigned)length);
     for (i = 0; i < length; i++) {
         unsigned char c = (unsigned char)description[i];
@@ -250,33 +309,32 @@ int gamefile_create(GameWriter *w, FILE *f, int flags, const char *description)
 
 int gamefile_write(GameWriter *w, const GameRecord *g)
 {
-    char fen[FEN_MAX];
     uint8_t head[2];
     Board b = g->start;
     ScoreTrack track;
-    int i, ok;
+    int i, ok, lines = (w->flags & GAMEFILE_LINES) != 0, end = g->training[g->ply_count] != 0;
     assert(g->ply_count >= 0 && g->ply_count <= GAMEFILE_MAX_PLIES && g->result >= GAME_BLACK_WON && g->result <= GAME_WHITE_WON);
+    assert(strlen(g->start_fen) > 0 && strlen(g->start_fen) < FEN_MAX && (lines || !end));
     memset(&track, 0, sizeof track);
-    board_to_fen(&g->start, fen);
     head[0] = (uint8_t)g->result;
-    head[1] = (uint8_t)strlen(fen);
-    ok = !w->failed && column_add(&w->heads, head, 2) && column_add(&w->heads, fen, head[1])
-         && column_varint(&w->heads, (uint32_t)g->ply_count);
-    for (i = 0; ok && i < g->ply_count; i++) {
-        Move sorted[MAX_MOVES];
-        uint8_t code = 0, none = 0;
-        int count = moves_in_order(&b, sorted), training = g->training[i] != 0, delta;
+    head[1] = (uint8_t)strlen(g->start_fen);
+    ok = !w->failed && column_add(&w->heads, head, 2) && column_add(&w->heads, g->start_fen, head[1])
+         && column_varint(&w->heads, (uint32_t)(g->ply_count * COUNT_PLIES + end * END_TRAINING));
+    for (i = 0; ok && i <= g->ply_count; i++) {
+        int training = g->training[i] != 0, delta = g->scores[i] - track_predict(&track, training);
+        uint8_t code, none = 0;
         Undo u;
-        while (code < count && sorted[code] != g->moves[i])
-            code++;
-        assert(code < count); /* the move is legal */
-        delta = g->scores[i] - track_predict(&track, training);
-        ok = column_add(&w->codes, &code, 1) && column_varint(&w->words, delta >= 0 ? 2u * (uint32_t)delta : 2u * (uint32_t)-delta - 1u)
-             && (w->plies % 8 != 0 || column_add(&w->marks, &none, 1));
-        if (ok && training != expected_training(&b, g->moves[i], i))
+        if (training) {
+            ok = column_varint(&w->words, delta >= 0 ? 2u * (uint32_t)delta : 2u * (uint32_t)-delta - 1u);
+            track_add(&track, training, g->scores[i]);
+        }
+        if (i == g->ply_count)
+            break;
+        code = (uint8_t)move_code(&b, g->moves[i]);
+        ok = ok && column_add(&w->codes, &code, 1) && (w->plies % 8 != 0 || column_add(&w->marks, &none, 1));
+        if (ok && training != expected_training(&b, g->moves[i], i, lines))
             w->marks.bytes[w->plies / 8] |= (uint8_t)(1u << w->plies % 8);
         w->plies++;
-        track_add(&track, training, g->scores[i]);
         board_make(&b, g->moves[i], &u);
     }
     w->failed |= !ok;
@@ -354,12 +412,15 @@ int gamefile_open(GameReader *r, FILE *f, const char *path, char *err, size_t er
         snprintf(err, err_size, "%s is not a file of game records (it does not begin with BOXGAMES)", path);
         return 0;
     }
-    if (head[8] != GAMEFILE_VERSION) {
-        snprintf(err, err_size, "%s: game records of version %d; this build reads version %d", path, head[8], GAMEFILE_VERSION);
+    if (head[8] < GAMEFILE_VERSION_FIRST || head[8] > GAMEFILE_VERSION) {
+        snprintf(err, err_size, "%s: game records of version %d; this build reads versions %d to %d", path, head[8],
+                 GAMEFILE_VERSION_FIRST, GAMEFILE_VERSION);
         return 0;
     }
+    r->version = head[8];
     length = get_u16(head + 10);
-    if (length > GAMEFILE_DESCRIPTION_MAX || (head[9] & ~GAMEFILE_FLAGS) || !read_bytes(r, head + HEADER_FIXED, length + CHECKSUM_BYTES)
+    if (length > GAMEFILE_DESCRIPTION_MAX || (head[9] & ~(r->version == 1 ? GAMEFILE_RESCORED : GAMEFILE_FLAGS))
+        || !read_bytes(r, head + HEADER_FIXED, length + CHECKSUM_BYTES)
         || get_u32(head + HEADER_FIXED + length) != crc32_update(0, head, HEADER_FIXED + length)) {
         snprintf(err, err_size, "%s: its header is damaged (byte %llu)", path, (unsigned long long)r->offset);
         return 0;
@@ -431,11 +492,13 @@ static int block_heads(GameReader *r, const char **why)
         uint32_t count;
         at += 2;
         if (at > size || bytes[at - 2] > GAME_WHITE_WON || bytes[at - 1] == 0 || bytes[at - 1] >= FEN_MAX
-            || (at += bytes[at - 1]) > size || !get_varint(bytes, size, &at, &count) || count > GAMEFILE_MAX_PLIES) {
+            || (at += bytes[at - 1]) > size || !get_varint(bytes, size, &at, &count)
+            || (r->version > 1 && (count & END_TRAINING) && !(r->flags & GAMEFILE_LINES))
+            || (r->version > 1 ? count / COUNT_PLIES : count) > GAMEFILE_MAX_PLIES) {
             *why = "a game's head out of range (result, start position or ply count)";
             return 0;
         }
-        plies += (long)count;
+        plies += (long)(r->version > 1 ? count / COUNT_PLIES : count);
     }
     r->head_at = COUNT_BYTES;
     r->code_at = at;
@@ -464,23 +527,26 @@ int gamefile_next(GameReader *r, GameRecord *g, char *err, size_t err_size)
 }
 
 /* Reads the block's next game into g: its head, then its plies; returns 1, or 0 with what is
- * wrong in why. */
+ * wrong in why. The start's FEN is the head's as it is (version 1: as board_to_fen writes it). */
 static int game_decode(GameReader *r, GameRecord *g, char *why, size_t why_size)
 {
     const uint8_t *bytes = r->block.bytes;
-    char fen[FEN_MAX], err[200];
+    char err[200];
     size_t length = bytes[r->head_at + 1];
     uint32_t count;
-    memcpy(fen, bytes + r->head_at + 2, length);
-    fen[length] = '\0';
+    memcpy(g->start_fen, bytes + r->head_at + 2, length);
+    g->start_fen[length] = '\0';
     g->result = bytes[r->head_at];
     r->head_at += 2 + length;
     get_varint(bytes, r->block.size, &r->head_at, &count); /* block_heads checked it */
-    g->ply_count = (int)count;
-    if (strlen(fen) != length || !board_from_fen(&g->start, fen, err, sizeof err)) {
-        snprintf(why, why_size, "its start position is not a FEN (%.150s)", strlen(fen) != length ? "a zero byte" : err);
+    g->ply_count = (int)(r->version > 1 ? count / COUNT_PLIES : count);
+    g->training[g->ply_count] = (uint8_t)(r->version > 1 && (count & END_TRAINING));
+    if (strlen(g->start_fen) != length || !board_from_fen(&g->start, g->start_fen, err, sizeof err)) {
+        snprintf(why, why_size, "its start position is not a FEN (%.150s)", strlen(g->start_fen) != length ? "a zero byte" : err);
         return 0;
     }
+    if (r->version == 1)
+        board_to_fen(&g->start, g->start_fen);
     if (!plies_decode(r, g, why, why_size))
         return 0;
     if (++r->block_next == r->block_games && r->word_at != r->block.size) {
@@ -491,45 +557,60 @@ static int game_decode(GameReader *r, GameRecord *g, char *why, size_t why_size)
 }
 
 /* Reads g's plies from the block's columns, each move checked legal in its position, each
- * training position quiet and each score within an int16; returns 1, or 0 with what is wrong in
- * why. */
+ * training position quiet (but in a file of lines) and each score within an int16; version 2
+ * has a score word for each training position alone (the last may be the position after the
+ * last move). Returns 1, or 0 with what is wrong in why. */
 static int plies_decode(GameReader *r, GameRecord *g, char *why, size_t why_size)
 {
     const uint8_t *bytes = r->block.bytes;
     Board b = g->start;
     ScoreTrack track;
-    int i;
+    int i, lines = (r->flags & GAMEFILE_LINES) != 0;
     memset(&track, 0, sizeof track);
     for (i = 0; i < g->ply_count; i++) {
-        Move sorted[MAX_MOVES];
-        int count = moves_in_order(&b, sorted), code = bytes[r->code_at++], marked, score;
-        uint32_t word;
+        int code = bytes[r->code_at++], count, marked;
+        Move m = move_of_code(&b, code, &count);
         Undo u;
-        if (code >= count) {
+        if (m == MOVE_NONE) {
             snprintf(why, why_size, "ply %d: move %d of %d legal moves", i + 1, code, count);
             return 0;
         }
-        if (!get_varint(bytes, r->block.size, &r->word_at, &word)) {
-            snprintf(why, why_size, "ply %d: its score word runs past the block", i + 1);
-            return 0;
-        }
-        g->moves[i] = sorted[code];
+        g->moves[i] = m;
         marked = bytes[r->mark_at + (size_t)(r->mark_index / 8)] >> (r->mark_index % 8) & 1;
         r->mark_index++;
-        g->training[i] = (uint8_t)(expected_training(&b, g->moves[i], i) ^ marked);
-        score = track_predict(&track, g->training[i]) + (word & 1 ? -(int)(word >> 1) - 1 : (int)(word >> 1));
-        if (score < -SCORE_LIMIT || score > SCORE_LIMIT) {
-            snprintf(why, why_size, "ply %d: a score out of range", i + 1);
+        g->training[i] = (uint8_t)(expected_training(&b, m, i, lines) ^ marked);
+        g->scores[i] = 0;
+        if ((r->version == 1 || g->training[i]) && !score_decode(r, &track, g->training[i], i + 1, &g->scores[i], why, why_size))
             return 0;
-        }
-        if (g->training[i] && (board_in_check(&b) || !move_is_quiet(&b, g->moves[i]))) {
+        if (g->training[i] && !lines && (board_in_check(&b) || !move_is_quiet(&b, m))) {
             snprintf(why, why_size, "ply %d: a training position that is not quiet", i + 1);
             return 0;
         }
-        g->scores[i] = (int16_t)score;
-        track_add(&track, g->training[i], score);
-        board_make(&b, g->moves[i], &u);
+        if (r->version == 1 || g->training[i])
+            track_add(&track, g->training[i], g->scores[i]);
+        board_make(&b, m, &u);
     }
+    g->scores[i] = 0;
+    return !g->training[i] || score_decode(r, &track, 1, i + 1, &g->scores[i], why, why_size);
+}
+
+/* Reads the next score word, counted from the track's prediction for a position of that kind
+ * (training or not), into *score; returns 1, or 0 with what is wrong in why (naming the ply,
+ * from 1) when the word runs past the block or the score out of range. */
+static int score_decode(GameReader *r, const ScoreTrack *t, int training, int ply, int16_t *score, char *why, size_t why_size)
+{
+    uint32_t word;
+    int value;
+    if (!get_varint(r->block.bytes, r->block.size, &r->word_at, &word)) {
+        snprintf(why, why_size, "ply %d: its score word runs past the block", ply);
+        return 0;
+    }
+    value = track_predict(t, training) + (word & 1 ? -(int)(word >> 1) - 1 : (int)(word >> 1));
+    if (value < -SCORE_LIMIT || value > SCORE_LIMIT) {
+        snprintf(why, why_size, "ply %d: a score out of range", ply);
+        return 0;
+    }
+    *score = (int16_t)value;
     return 1;
 }
 
@@ -537,20 +618,24 @@ int gamefile_visit(const GameRecord *g, TrainingVisit visit, void *context)
 {
     Board b = g->start;
     int i, stop = 0;
-    for (i = 0; i < g->ply_count && !stop; i++) {
+    for (i = 0; i <= g->ply_count && !stop; i++) {
         Undo u;
-        if (g->training[i])
-            stop = visit(context, &b, g->scores[i], g->result);
-        board_make(&b, g->moves[i], &u);
+        if (g->training[i]) {
+            char fen[FEN_MAX];
+            if (i > 0)
+                board_to_fen(&b, fen);
+            stop = visit(context, &b, i > 0 ? fen : g->start_fen, g->scores[i], g->result);
+        }
+        if (i < g->ply_count)
+            board_make(&b, g->moves[i], &u);
     }
     return stop;
 }
 
 /* Prints one training position's line (a TrainingVisit; context is the FILE). */
-static int print_training(void *context, const Board *b, int score, int result)
+static int print_training(void *context, const Board *b, const char *fen, int score, int result)
 {
-    char fen[FEN_MAX];
-    board_to_fen(b, fen);
+    (void)b;
     fprintf(context, "%s | %d | %s\n", fen, score, gamefile_result_text(result));
     return 0;
 }

@@ -49,7 +49,7 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
                       LabelledCount *count, char *err, size_t err_size);
 static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                         LabelledCount *count, char *err, size_t err_size);
-static int record_position(void *context, const Board *b, int score, int result);
+static int record_position(void *context, const Board *b, const char *fen, int score, int result);
 static void sha256_block(uint32_t *state, const uint8_t *block);
 static void sha256_start(Sha256 *h);
 static void sha256_add(Sha256 *h, const uint8_t *data, size_t size);
@@ -270,9 +270,10 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
 
 /* Hands one training position of a record to the LabelledVisit (a TrainingVisit): returns 1 at
  * the limit, -1 when the visitor stops. */
-static int record_position(void *context, const Board *b, int score, int result)
+static int record_position(void *context, const Board *b, const char *fen, int score, int result)
 {
     RecordVisit *each = context;
+    (void)fen;
     if (each->limit > 0 && each->count->good >= each->limit)
         return 1;
     each->count->good++;
