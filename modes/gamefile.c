@@ -29,6 +29,12 @@ enum { EXPECTED_MIN_PLY = 8 };
  * other side attacks, per step towards the centre and for a pawn, and its cost where an enemy
  * pawn takes. */
 static const int CODE_VALUE[KING + 1] = { 0, 1, 3, 3, 5, 9, 10 };
+/* How central each square is (a1, b1, ..., h8): 6 on d4, e4, d5 and e5, less a step for each
+ * file or rank away. */
+static const int8_t CENTRE[64] = {
+    0, 1, 2, 3, 3, 2, 1, 0, 1, 2, 3, 4, 4, 3, 2, 1, 2, 3, 4, 5, 5, 4, 3, 2, 3, 4, 5, 6, 6, 5, 4, 3,
+    3, 4, 5, 6, 6, 5, 4, 3, 2, 3, 4, 5, 5, 4, 3, 2, 1, 2, 3, 4, 4, 3, 2, 1, 0, 1, 2, 3, 3, 2, 1, 0,
+};
 enum { PRIORITY_CAPTURE = 10000, PRIORITY_PROMOTION = 9000, PRIORITY_CASTLE = 8000, PRIORITY_QUIET = 4000 };
 enum { PRIORITY_VICTIM = 100, PRIORITY_ESCAPE = 100, PRIORITY_CENTRE = 10, PRIORITY_PAWN = 3, PRIORITY_PAWN_GUARD = 200 };
 /* A move's key, which orders moves of equal priority: from, to, then plain (0), promotion to a
@@ -51,14 +57,13 @@ static uint32_t get_u32(const uint8_t *in);
 static int column_add(GameColumn *c, const void *bytes, size_t size);
 static int column_varint(GameColumn *c, uint32_t value);
 static int get_varint(const uint8_t *in, size_t size, size_t *at, uint32_t *value);
-static int centre(int sq);
 static int move_key(Move m);
-static uint64_t attacks_of(const Board *b, int side);
-static int move_priority(const Board *b, Move m, uint64_t attacked);
-static int moves_ranked(Board *b, Move *moves, int32_t *ranks);
-static int move_code(Board *b, Move m);
-static Move move_of_code(Board *b, int code, int *count);
-static int expected_training(Board *b, Move m, int ply, int lines);
+static uint64_t attacks_of(const Board *b, int side, uint64_t *by_pawns);
+static int move_priority(const Board *b, Move m, uint64_t attacked, uint64_t pawn_attacked);
+static int moves_ranked(Board *b, Move *moves, int32_t *ranks, int *in_check);
+static int move_code(Board *b, Move m, int *in_check);
+static Move move_of_code(Board *b, int code, int *count, int *in_check);
+static int expected_training(const Board *b, int in_check, Move m, int ply, int lines);
 static int track_predict(const ScoreTrack *t, int training);
 static void track_add(ScoreTrack *t, int training, int score);
 static int block_write(GameWriter *w);
@@ -155,13 +160,6 @@ static int get_varint(const uint8_t *in, size_t size, size_t *at, uint32_t *valu
     return 0;
 }
 
-/* How central sq is: 6 on d4, e4, d5 and e5, less a step for each file or rank away. */
-static int centre(int sq)
-{
-    int file = square_file(sq), rank = square_rank(sq);
-    return 6 - (file < 4 ? 3 - file : file - 4) - (rank < 4 ? 3 - rank : rank - 4);
-}
-
 static int move_key(Move m)
 {
     int code = move_kind(m) == KIND_CASTLE ? KEY_CASTLE
@@ -170,63 +168,71 @@ static int move_key(Move m)
 }
 
 /* Returns the squares side attacks as the position stands: sliders stop at the first piece,
- * pinned pieces attack (square_attacked's answer for every square at once). */
-static uint64_t attacks_of(const Board *b, int side)
+ * pinned pieces attack (square_attacked's answer for every square at once); *by_pawns, those
+ * its pawns attack. */
+static uint64_t attacks_of(const Board *b, int side, uint64_t *by_pawns)
 {
-    uint64_t pieces = b->occupied[side], occupied = b->occupied[WHITE] | b->occupied[BLACK], attacked = 0;
-    while (pieces) {
-        int sq = bit_first(pieces);
-        pieces &= pieces - 1;
-        attacked |= attacks_from(piece_type(b->squares[sq]), side, sq, occupied);
-    }
-    return attacked;
+    uint64_t occupied = b->occupied[WHITE] | b->occupied[BLACK], attacked = 0, set;
+    uint64_t queens = b->pieces[make_piece(side, QUEEN)];
+    *by_pawns = 0;
+    for (set = b->pieces[make_piece(side, PAWN)]; set; set &= set - 1)
+        *by_pawns |= pawn_attackers[!side][bit_first(set)];
+    for (set = b->pieces[make_piece(side, KNIGHT)]; set; set &= set - 1)
+        attacked |= knight_set[bit_first(set)];
+    for (set = b->pieces[make_piece(side, BISHOP)] | queens; set; set &= set - 1)
+        attacked |= bishop_attacks(bit_first(set), occupied);
+    for (set = b->pieces[make_piece(side, ROOK)] | queens; set; set &= set - 1)
+        attacked |= rook_attacks(bit_first(set), occupied);
+    return attacked | *by_pawns | king_set[b->king_sq[side]];
 }
 
 /* Returns how early m comes among b's moves (docs/datagen.md, "Move codes"): captures by the
  * victim's value, then the mover's; promotions; castling; then the quiet moves, a piece the
- * other side attacks (attacked: attacks_of the other side) first, towards the centre, a pawn's,
- * and not where an enemy pawn takes. */
-static int move_priority(const Board *b, Move m, uint64_t attacked)
+ * other side attacks (attacked) first, towards the centre (CENTRE), a pawn's, and not where an
+ * enemy pawn takes (pawn_attacked). */
+static int move_priority(const Board *b, Move m, uint64_t attacked, uint64_t pawn_attacked)
 {
-    int from = move_from(m), to = move_to(m), mover = piece_type(b->squares[from]), them = !b->side;
+    int from = move_from(m), to = move_to(m), mover = piece_type(b->squares[from]), kind = move_kind(m);
     int priority = PRIORITY_QUIET;
-    if (move_is_capture(b, m))
-        return PRIORITY_CAPTURE + PRIORITY_VICTIM * CODE_VALUE[move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to])]
+    if (kind == KIND_EN_PASSANT || (b->squares[to] != EMPTY && kind != KIND_CASTLE))
+        return PRIORITY_CAPTURE + PRIORITY_VICTIM * CODE_VALUE[kind == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to])]
                - CODE_VALUE[mover];
-    if (move_kind(m) == KIND_PROMOTION)
+    if (kind == KIND_PROMOTION)
         return PRIORITY_PROMOTION + CODE_VALUE[move_promo(m)];
-    if (move_kind(m) == KIND_CASTLE)
+    if (kind == KIND_CASTLE)
         return PRIORITY_CASTLE;
     if (attacked >> from & 1)
         priority += PRIORITY_ESCAPE * CODE_VALUE[mover];
-    priority += PRIORITY_CENTRE * (centre(to) - centre(from));
+    priority += PRIORITY_CENTRE * (CENTRE[to] - CENTRE[from]);
     if (mover == PAWN)
         priority += PRIORITY_PAWN;
-    else if (pawn_attackers[them][to] & b->pieces[make_piece(them, PAWN)])
+    else if (pawn_attacked >> to & 1)
         priority -= PRIORITY_PAWN_GUARD;
     return priority;
 }
 
 /* Fills moves with b's legal moves and ranks with each one's place in the codes' order as one
- * number, the higher first: its priority, then the lower key; returns their number. */
-static int moves_ranked(Board *b, Move *moves, int32_t *ranks)
+ * number, the higher first: its priority, then the lower key; sets *in_check (the side to move is
+ * in check); returns their number. */
+static int moves_ranked(Board *b, Move *moves, int32_t *ranks, int *in_check)
 {
     MoveList list;
-    uint64_t attacked = attacks_of(b, !b->side);
+    uint64_t pawn_attacked, attacked = attacks_of(b, !b->side, &pawn_attacked);
     int i, count = gen_legal(b, &list, GEN_ALL);
+    *in_check = (int)(attacked >> b->king_sq[b->side] & 1);
     for (i = 0; i < count; i++) {
         moves[i] = list.moves[i];
-        ranks[i] = (int32_t)move_priority(b, moves[i], attacked) * KEY_SPAN + (KEY_SPAN - 1 - move_key(moves[i]));
+        ranks[i] = (int32_t)move_priority(b, moves[i], attacked, pawn_attacked) * KEY_SPAN + (KEY_SPAN - 1 - move_key(moves[i]));
     }
     return count;
 }
 
-/* Returns the code of m, a legal move of b: how many of b's moves come before it. */
-static int move_code(Board *b, Move m)
+/* Returns the code of m, a legal move of b: how many of b's moves come before it; sets *in_check. */
+static int move_code(Board *b, Move m, int *in_check)
 {
     Move moves[MAX_MOVES];
     int32_t ranks[MAX_MOVES], rank = -1;
-    int count = moves_ranked(b, moves, ranks), code = 0, i;
+    int count = moves_ranked(b, moves, ranks, in_check), code = 0, i;
     for (i = 0; i < count; i++)
         if (moves[i] == m)
             rank = ranks[i];
@@ -236,38 +242,51 @@ static int move_code(Board *b, Move m)
     return code;
 }
 
-/* Returns b's move of that code (the first code + 1 moves picked out in order), MOVE_NONE when
- * b has no more than code moves; *count is their number. */
-static Move move_of_code(Board *b, int code, int *count)
+/* Returns b's move of that code, found by selection (Hoare's: the moves split around a middle
+ * one's rank until the code's place is reached), MOVE_NONE when b has no more than code moves;
+ * *count is their number; sets *in_check. */
+static Move move_of_code(Board *b, int code, int *count, int *in_check)
 {
     Move moves[MAX_MOVES];
     int32_t ranks[MAX_MOVES];
-    int i, j;
-    *count = moves_ranked(b, moves, ranks);
+    int low = 0, high;
+    *count = moves_ranked(b, moves, ranks, in_check);
     if (code >= *count)
         return MOVE_NONE;
-    for (i = 0; i <= code; i++) {
-        int best = i;
-        Move m;
-        int32_t r;
-        for (j = i + 1; j < *count; j++)
-            if (ranks[j] > ranks[best])
-                best = j;
-        m = moves[best];
-        r = ranks[best];
-        moves[best] = moves[i];
-        ranks[best] = ranks[i];
-        moves[i] = m;
-        ranks[i] = r;
+    for (high = *count - 1; low < high;) {
+        int32_t pivot = ranks[(low + high) / 2];
+        int i = low, j = high;
+        while (i <= j) {
+            while (ranks[i] > pivot)
+                i++;
+            while (ranks[j] < pivot)
+                j--;
+            if (i <= j) {
+                int32_t r = ranks[i];
+                Move m = moves[i];
+                ranks[i] = ranks[j];
+                moves[i] = moves[j];
+                ranks[j] = r;
+                moves[j] = m;
+                i++;
+                j--;
+            }
+        }
+        if (code <= j)
+            high = j;
+        else if (code >= i)
+            low = i;
+        else
+            break;
     }
     return moves[code];
 }
 
 /* Returns 1 if a position is expected to be one for training (its mark bit says where it is not):
- * not in check, its move quiet, and at ply 8 or later unless the games are lines joined. */
-static int expected_training(Board *b, Move m, int ply, int lines)
+ * not in check (in_check), its move quiet, and at ply 8 or later unless the games are lines joined. */
+static int expected_training(const Board *b, int in_check, Move m, int ply, int lines)
 {
-    return (lines || ply >= EXPECTED_MIN_PLY) && !board_in_check(b) && move_is_quiet(b, m);
+    return (lines || ply >= EXPECTED_MIN_PLY) && !in_check && move_is_quiet(b, m);
 }
 
 /* Returns the score a ply's word is counted from: the game's last score of a ply of the same
@@ -321,7 +340,7 @@ int gamefile_write(GameWriter *w, const GameRecord *g)
     ok = !w->failed && column_add(&w->heads, head, 2) && column_add(&w->heads, g->start_fen, head[1])
          && column_varint(&w->heads, (uint32_t)(g->ply_count * COUNT_PLIES + end * END_TRAINING));
     for (i = 0; ok && i <= g->ply_count; i++) {
-        int training = g->training[i] != 0, delta = g->scores[i] - track_predict(&track, training);
+        int training = g->training[i] != 0, delta = g->scores[i] - track_predict(&track, training), in_check;
         uint8_t code, none = 0;
         Undo u;
         if (training) {
@@ -330,9 +349,9 @@ int gamefile_write(GameWriter *w, const GameRecord *g)
         }
         if (i == g->ply_count)
             break;
-        code = (uint8_t)move_code(&b, g->moves[i]);
+        code = (uint8_t)move_code(&b, g->moves[i], &in_check);
         ok = ok && column_add(&w->codes, &code, 1) && (w->plies % 8 != 0 || column_add(&w->marks, &none, 1));
-        if (ok && training != expected_training(&b, g->moves[i], i, lines))
+        if (ok && training != expected_training(&b, in_check, g->moves[i], i, lines))
             w->marks.bytes[w->plies / 8] |= (uint8_t)(1u << w->plies % 8);
         w->plies++;
         board_make(&b, g->moves[i], &u);
@@ -568,8 +587,8 @@ static int plies_decode(GameReader *r, GameRecord *g, char *why, size_t why_size
     int i, lines = (r->flags & GAMEFILE_LINES) != 0;
     memset(&track, 0, sizeof track);
     for (i = 0; i < g->ply_count; i++) {
-        int code = bytes[r->code_at++], count, marked;
-        Move m = move_of_code(&b, code, &count);
+        int code = bytes[r->code_at++], count, marked, in_check;
+        Move m = move_of_code(&b, code, &count, &in_check);
         Undo u;
         if (m == MOVE_NONE) {
             snprintf(why, why_size, "ply %d: move %d of %d legal moves", i + 1, code, count);
@@ -578,11 +597,11 @@ static int plies_decode(GameReader *r, GameRecord *g, char *why, size_t why_size
         g->moves[i] = m;
         marked = bytes[r->mark_at + (size_t)(r->mark_index / 8)] >> (r->mark_index % 8) & 1;
         r->mark_index++;
-        g->training[i] = (uint8_t)(expected_training(&b, m, i, lines) ^ marked);
+        g->training[i] = (uint8_t)(expected_training(&b, in_check, m, i, lines) ^ marked);
         g->scores[i] = 0;
         if ((r->version == 1 || g->training[i]) && !score_decode(r, &track, g->training[i], i + 1, &g->scores[i], why, why_size))
             return 0;
-        if (g->training[i] && !lines && (board_in_check(&b) || !move_is_quiet(&b, m))) {
+        if (g->training[i] && !lines && (in_check || !move_is_quiet(&b, m))) {
             snprintf(why, why_size, "ply %d: a training position that is not quiet", i + 1);
             return 0;
         }
@@ -639,6 +658,7 @@ static int print_training(void *context, const Board *b, const char *fen, int sc
     fprintf(context, "%s | %d | %s\n", fen, score, gamefile_result_text(result));
     return 0;
 }
+
 
 void gamefile_print(const GameRecord *g, FILE *out)
 {
