@@ -5,7 +5,7 @@ CFLAGS ?= -O2 -DNDEBUG
 DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # The engine and the rules and evaluation it uses; the front ends (modes/README.md); all of it.
 CORE = engine.c movement.c extra.c
-MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/gamefile.c modes/genfens.c modes/tablefile.c
+MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/pack.c modes/gamefile.c modes/genfens.c modes/tablefile.c
 SOURCES = $(CORE) $(MODES)
 HEADERS = movement.h extra.h tables/hce.h tables/nnue-shape.h tables/nnue.h $(wildcard modes/*.h)
 PERFT_CAP ?= 500000000
