@@ -30,7 +30,7 @@ enum { RECORDS_MAGIC_BYTES = 8 };       /* BOXGAMES */
 enum { UNREACHABLE = 1000 };
 /* The moves a join may try before it gives up: first with the settled pieces kept still (join_search),
  * then with every piece free. */
-static const long JOIN_NODES[2] = { 50000, 10000 };
+static const long JOIN_NODES[2] = { 10000, 5000 };
 /* mixes a position's halfmove clock and the plies left into its key, for the failed slots */
 #define HALFMOVE_MIX UINT64_C(0x9E3779B97F4A7C15)
 #define PLIES_MIX UINT64_C(0xC2B2AE3D27D4EB4F)
