@@ -654,11 +654,35 @@ int gamefile_visit(const GameRecord *g, TrainingVisit visit, void *context)
 /* Prints one training position's line (a TrainingVisit; context is the FILE). */
 static int print_training(void *context, const Board *b, const char *fen, int score, int result)
 {
+    char line[FEN_MAX + 32];
     (void)b;
-    fprintf(context, "%s | %d | %s\n", fen, score, gamefile_result_text(result));
+    gamefile_line(line, sizeof line, fen, score, result);
+    fputs(line, context);
     return 0;
 }
 
+int gamefile_line(char *out, size_t size, const char *fen, int score, int result)
+{
+    char digits[8];
+    size_t length = strlen(fen), n = 0, i;
+    unsigned magnitude = (unsigned)(score < 0 ? -score : score);
+    assert(size >= length + 32 && score >= -SCORE_LIMIT && score <= SCORE_LIMIT);
+    (void)size;
+    memcpy(out, fen, length);
+    memcpy(out + length, " | ", 3);
+    length += 3;
+    if (score < 0)
+        out[length++] = '-';
+    do
+        digits[n++] = (char)('0' + magnitude % 10);
+    while ((magnitude /= 10) > 0);
+    for (i = 0; i < n; i++)
+        out[length++] = digits[n - 1 - i];
+    memcpy(out + length, " | ", 3);
+    memcpy(out + length + 3, gamefile_result_text(result), 3);
+    memcpy(out + length + 6, "\n", 2);
+    return (int)length + 7;
+}
 
 void gamefile_print(const GameRecord *g, FILE *out)
 {

@@ -98,6 +98,9 @@ void gamefile_close(GameReader *r);
 int gamefile_visit(const GameRecord *g, TrainingVisit visit, void *context);
 /* Writes g's training positions as `FEN | SCORE | RESULT` lines to out. */
 void gamefile_print(const GameRecord *g, FILE *out);
+/* Writes one training position's line, as gamefile_print writes it (fen as its TrainingVisit
+ * gets it), into out (FEN_MAX + 32 bytes at least); returns its length. */
+int gamefile_line(char *out, size_t size, const char *fen, int score, int result);
 /* Returns the result's text in the lines, White's view: "1.0", "0.5" or "0.0". */
 const char *gamefile_result_text(int result);
 
