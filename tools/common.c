@@ -55,13 +55,15 @@ typedef struct {
 /* A file of records being read: its games, decoded on a thread of its own (records_decode) and
  * handed on in order through a ring of QUEUE_GAMES records, to be replayed, counted and visited
  * on the caller's (pushed and popped count games; `done` once the decoding is over, with `got`
- * gamefile_next's last answer and err its error; `stop` once the caller wants no more). */
-enum { QUEUE_GAMES = 32 };
+ * gamefile_next's last answer and err its error; `stop` once the caller wants no more). A thread
+ * that waits (for a game, or for room) is woken once QUEUE_WAKE games or rooms are there, or at
+ * the end, so that the threads do not take turns game by game. */
+enum { QUEUE_GAMES = 64, QUEUE_WAKE = 16 };
 typedef struct {
     GameReader reader;
     GameRecord games[QUEUE_GAMES];
     long pushed, popped;
-    int done, stop, got;
+    int done, stop, got, waiting;       /* waiting: a thread asleep on `changed` */
     char err[600];
     pthread_mutex_t lock;
     pthread_cond_t changed;
@@ -89,6 +91,7 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
 static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                         LabelledCount *count, char *err, size_t err_size);
 static void *records_decode(void *arg);
+static void queue_wait(RecordQueue *q);
 static int record_position(void *context, const Board *b, const char *fen, int score, int result);
 static int lineage_check(const ToolOptions *o, char *err, size_t err_size);
 static int lineage_line(const char *line, char *name, size_t name_size, char *sha, char *lines_sha);
@@ -337,7 +340,7 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
     if (!gamefile_open(&q->reader, f, path, err, err_size))
         return 0;
     q->pushed = q->popped = 0;
-    q->done = q->stop = 0;
+    q->done = q->stop = q->waiting = 0;
     pthread_mutex_init(&q->lock, NULL);
     pthread_cond_init(&q->changed, NULL);
     if (pthread_create(&thread, NULL, records_decode, q) != 0) {
@@ -357,7 +360,7 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
     while (!stopped && !ended && (limit <= 0 || count->good < limit)) {
         pthread_mutex_lock(&q->lock);
         while (q->popped == q->pushed && !q->done)
-            pthread_cond_wait(&q->changed, &q->lock);
+            queue_wait(q);
         ended = q->popped == q->pushed;
         pthread_mutex_unlock(&q->lock);
         if (ended)
@@ -368,7 +371,8 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
         stopped = gamefile_visit(&q->games[q->popped % QUEUE_GAMES], record_position, &each) < 0;
         pthread_mutex_lock(&q->lock);
         q->popped++;
-        pthread_cond_broadcast(&q->changed);
+        if (q->waiting && QUEUE_GAMES - (q->pushed - q->popped) >= QUEUE_WAKE)
+            pthread_cond_broadcast(&q->changed);
         pthread_mutex_unlock(&q->lock);
     }
     pthread_mutex_lock(&q->lock);
@@ -401,14 +405,15 @@ static void *records_decode(void *arg)
     while (got == 1 && !stop) {
         pthread_mutex_lock(&q->lock);
         while (q->pushed - q->popped == QUEUE_GAMES && !q->stop)
-            pthread_cond_wait(&q->changed, &q->lock);
+            queue_wait(q);
         stop = q->stop;
         pthread_mutex_unlock(&q->lock);
         if (stop || (got = gamefile_next(&q->reader, &q->games[q->pushed % QUEUE_GAMES], err, sizeof err)) != 1)
             break;
         pthread_mutex_lock(&q->lock);
         q->pushed++;
-        pthread_cond_broadcast(&q->changed);
+        if (q->waiting && q->pushed - q->popped >= QUEUE_WAKE)
+            pthread_cond_broadcast(&q->changed);
         pthread_mutex_unlock(&q->lock);
     }
     gamefile_close(&q->reader);
@@ -419,6 +424,14 @@ static void *records_decode(void *arg)
     pthread_cond_broadcast(&q->changed);
     pthread_mutex_unlock(&q->lock);
     return NULL;
+}
+
+/* Sleeps on the queue's `changed` (its lock held), counted among the waiting. */
+static void queue_wait(RecordQueue *q)
+{
+    q->waiting++;
+    pthread_cond_wait(&q->changed, &q->lock);
+    q->waiting--;
 }
 
 /* Takes one training position of a record (a TrainingVisit) into the lines' SHA-256, as the line
