@@ -40,6 +40,8 @@ enum { PRIORITY_VICTIM = 100, PRIORITY_ESCAPE = 100, PRIORITY_CENTRE = 10, PRIOR
 /* A move's key, which orders moves of equal priority: from, to, then plain (0), promotion to a
  * knight (1) ... queen (4), castling (5); KEY_SPAN keys in all. */
 enum { KEY_PLAIN = 0, KEY_CASTLE = 5, KEY_CODES = 8, KEY_SPAN = 64 * 64 * KEY_CODES };
+/* Codes below this are decoded by taking the best move left (move_of_code). */
+enum { SMALL_CODE = 4 };
 
 /* The scores a ply's word is counted from: the last of each kind (0: not for training, 1: for
  * training) and whether there is one, and the last ply's. Version 2 has words for training
@@ -242,17 +244,33 @@ static int move_code(Board *b, Move m, int *in_check)
     return code;
 }
 
-/* Returns b's move of that code, found by selection (Hoare's: the moves split around a middle
- * one's rank until the code's place is reached), MOVE_NONE when b has no more than code moves;
- * *count is their number; sets *in_check. */
+/* Returns b's move of that code, MOVE_NONE when b has no more than code moves; *count is their
+ * number; sets *in_check. A small code (most are) is found by taking the best move left code + 1
+ * times, a larger by selection (Hoare's: the moves split around a middle one's rank until the
+ * code's place is reached). */
 static Move move_of_code(Board *b, int code, int *count, int *in_check)
 {
     Move moves[MAX_MOVES];
     int32_t ranks[MAX_MOVES];
-    int low = 0, high;
+    int low = 0, high, k, best = 0, n;
     *count = moves_ranked(b, moves, ranks, in_check);
     if (code >= *count)
         return MOVE_NONE;
+    if (code < SMALL_CODE) {
+        for (n = 0; n <= code; n++) {
+            for (best = n, k = n + 1; k < *count; k++)
+                best = ranks[k] > ranks[best] ? k : best;
+            if (n < code) {
+                int32_t r = ranks[best];
+                Move m = moves[best];
+                ranks[best] = ranks[n];
+                moves[best] = moves[n];
+                ranks[n] = r;
+                moves[n] = m;
+            }
+        }
+        return moves[best];
+    }
     for (high = *count - 1; low < high;) {
         int32_t pivot = ranks[(low + high) / 2];
         int i = low, j = high;
