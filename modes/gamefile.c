@@ -549,11 +549,25 @@ static int block_heads(GameReader *r, const char **why)
     return 1;
 }
 
+int gamefile_take_block(GameReader *r, GameReader *block, char *err, size_t err_size)
+{
+    GameColumn spare = block->block;
+    int got = block_read(r, err, err_size);
+    if (got <= 0)
+        return got;
+    *block = *r;
+    block->file = NULL;
+    r->block = spare;
+    r->games += r->block_games;
+    r->block_next = r->block_games;
+    return 1;
+}
+
 int gamefile_next(GameReader *r, GameRecord *g, char *err, size_t err_size)
 {
     char why[200];
     if (r->block_next == r->block_games) {
-        int got = block_read(r, err, err_size);
+        int got = r->file ? block_read(r, err, err_size) : 0;
         if (got <= 0)
             return got;
     }

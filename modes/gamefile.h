@@ -91,6 +91,12 @@ int gamefile_open(GameReader *r, FILE *f, const char *path, char *err, size_t er
 /* Reads the next record into g: returns 1, 0 at the end of the file, or -1 with one line in err
  * naming the file, the game and the byte where it went wrong (g is then not to be used). */
 int gamefile_next(GameReader *r, GameRecord *g, char *err, size_t err_size);
+/* Reads the next block of r (checked as gamefile_next checks it) into block, a reader of that block
+ * alone whose games gamefile_next then decodes (0 after its last; errors name r's file and game),
+ * so that blocks may be decoded apart, on threads of their own; r goes on after the block. Returns
+ * 1, 0 at the end of the file, or -1 with one line in err. block starts zeroed, and is let go by
+ * gamefile_close. */
+int gamefile_take_block(GameReader *r, GameReader *block, char *err, size_t err_size);
 /* Lets the reader's memory go (f stays open). */
 void gamefile_close(GameReader *r);
 /* Replays g and calls visit for each training position in order (the last may be the position

@@ -52,19 +52,25 @@ typedef struct {
     Sha256 *lines;
 } RecordVisit;
 
-/* A file of records being read: its games, decoded on a thread of its own (records_decode) and
- * handed on in order through a ring of QUEUE_GAMES records, to be replayed, counted and visited
- * on the caller's (pushed and popped count games; `done` once the decoding is over, with `got`
- * gamefile_next's last answer and err its error; `stop` once the caller wants no more). A thread
- * that waits (for a game, or for room) is woken once QUEUE_WAKE games or rooms are there, or at
- * the end, so that the threads do not take turns game by game. */
-enum { QUEUE_GAMES = 64, QUEUE_WAKE = 16 };
+/* A file of records being read: its blocks taken in turn (gamefile_take_block) by RECORD_DECODERS
+ * threads, each decoding its block's games into one of RECORD_SLOTS slots, which the caller's
+ * thread takes in the blocks' order to replay, count and visit (taken and consumed count blocks;
+ * `ended` once a block was the file's end or damaged, `stop` once the caller wants no more,
+ * `waiting`: threads asleep on `changed`). */
+enum { RECORD_DECODERS = 2, RECORD_SLOTS = 4 };
+typedef struct {
+    GameRecord games[GAMEFILE_BLOCK_GAMES];
+    long number;        /* the block's in the file */
+    int count;          /* its games decoded */
+    int got;            /* 1: all of them; 0: the file ended before it; -1: damaged after `count` games */
+    int ready;
+    char err[600];
+} DecodedBlock;
 typedef struct {
     GameReader reader;
-    GameRecord games[QUEUE_GAMES];
-    long pushed, popped;
-    int done, stop, got, waiting;       /* waiting: a thread asleep on `changed` */
-    char err[600];
+    DecodedBlock slots[RECORD_SLOTS];
+    long taken, consumed;
+    int ended, stop, waiting;
     pthread_mutex_t lock;
     pthread_cond_t changed;
 } RecordQueue;
@@ -334,20 +340,20 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
     RecordQueue *q = &queue;
     RecordVisit each;
     Sha256 lines;
-    pthread_t thread;
-    int stopped = 0, ended = 0;
+    pthread_t threads[RECORD_DECODERS];
+    int started = 0, stopped = 0, got = 1, i;
+    long number;
     LineGames games = { -1, 0, 0, GAME_TRAINED };
     if (!gamefile_open(&q->reader, f, path, err, err_size))
         return 0;
-    q->pushed = q->popped = 0;
-    q->done = q->stop = q->waiting = 0;
+    q->taken = q->consumed = 0;
+    q->ended = q->stop = q->waiting = 0;
+    for (i = 0; i < RECORD_SLOTS; i++)
+        q->slots[i].ready = 0;
     pthread_mutex_init(&q->lock, NULL);
     pthread_cond_init(&q->changed, NULL);
-    if (pthread_create(&thread, NULL, records_decode, q) != 0) {
-        gamefile_close(&q->reader);
-        snprintf(err, err_size, "cannot start a thread to read %s", path);
-        return 0;
-    }
+    while (started < RECORD_DECODERS && pthread_create(&threads[started], NULL, records_decode, q) == 0)
+        started++;
     each.visit = visit;
     each.context = context;
     each.games = games;
@@ -357,21 +363,25 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
     each.lines = &lines;
     each.by_line = (q->reader.flags & GAMEFILE_LINES) != 0;
     sha256_start(&lines);
-    while (!stopped && !ended && (limit <= 0 || count->good < limit)) {
+    for (number = 0; started > 0 && got == 1 && !stopped && (limit <= 0 || count->good < limit); number++) {
+        DecodedBlock *block = &q->slots[number % RECORD_SLOTS];
         pthread_mutex_lock(&q->lock);
-        while (q->popped == q->pushed && !q->done)
+        while (!(block->ready && block->number == number))
             queue_wait(q);
-        ended = q->popped == q->pushed;
         pthread_mutex_unlock(&q->lock);
-        if (ended)
-            break;
-        count->lines++;
-        if (!each.by_line)
-            each.game = game_choose(choice);
-        stopped = gamefile_visit(&q->games[q->popped % QUEUE_GAMES], record_position, &each) < 0;
+        for (i = 0; i < block->count && !stopped && (limit <= 0 || count->good < limit); i++) {
+            count->lines++;
+            if (!each.by_line)
+                each.game = game_choose(choice);
+            stopped = gamefile_visit(&block->games[i], record_position, &each) < 0;
+        }
+        got = i < block->count ? 1 : block->got;
+        if (got < 0)
+            snprintf(err, err_size, "%s", block->err);
         pthread_mutex_lock(&q->lock);
-        q->popped++;
-        if (q->waiting && QUEUE_GAMES - (q->pushed - q->popped) >= QUEUE_WAKE)
+        block->ready = 0;
+        q->consumed++;
+        if (q->waiting)
             pthread_cond_broadcast(&q->changed);
         pthread_mutex_unlock(&q->lock);
     }
@@ -379,50 +389,58 @@ static int records_read(FILE *f, const char *path, LabelledVisit visit, void *co
     q->stop = 1;
     pthread_cond_broadcast(&q->changed);
     pthread_mutex_unlock(&q->lock);
-    pthread_join(thread, NULL);
+    for (i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    gamefile_close(&q->reader);
     pthread_mutex_destroy(&q->lock);
     pthread_cond_destroy(&q->changed);
-    count->cut = !ended && !stopped;
-    if (ended && q->got == 0)
+    count->cut = got == 1 && !stopped;
+    if (got == 0)
         sha256_end(&lines, count->lines_sha256);
-    if (stopped)
+    if (started == 0)
+        snprintf(err, err_size, "cannot start a thread to read %s", path);
+    else if (stopped)
         snprintf(err, err_size, "%s: stopped at game %ld", path, count->lines);
-    else if (ended && q->got < 0)
-        snprintf(err, err_size, "%s", q->err);
-    else if (count->good == 0)
+    else if (got >= 0 && count->good == 0)
         snprintf(err, err_size, "%s holds no training position (%ld games)", path, count->lines);
-    return !stopped && !(ended && q->got < 0) && count->good > 0;
+    return started > 0 && !stopped && got >= 0 && count->good > 0;
 }
 
-/* records_read's decoding, on a thread of its own (arg: the RecordQueue, its reader past the
- * header): the file's games one by one into the ring, waiting while it is full, until the file
- * ends, a game is damaged (q->got -1, its error in q->err) or the caller stops it. */
+/* A thread that decodes a file of records (arg: the RecordQueue): it takes the next block in
+ * turn, once a slot is free, and decodes its games into the slot, until the file ends or is
+ * damaged or the caller stops. */
 static void *records_decode(void *arg)
 {
     RecordQueue *q = arg;
-    char err[600] = "";
-    int got = 1, stop = 0;
-    while (got == 1 && !stop) {
+    GameReader block;
+    memset(&block, 0, sizeof block);
+    for (;;) {
+        DecodedBlock *slot;
+        int got, next = 1;
         pthread_mutex_lock(&q->lock);
-        while (q->pushed - q->popped == QUEUE_GAMES && !q->stop)
+        while (!q->stop && !q->ended && q->taken - q->consumed == RECORD_SLOTS)
             queue_wait(q);
-        stop = q->stop;
-        pthread_mutex_unlock(&q->lock);
-        if (stop || (got = gamefile_next(&q->reader, &q->games[q->pushed % QUEUE_GAMES], err, sizeof err)) != 1)
+        if (q->stop || q->ended) {
+            pthread_mutex_unlock(&q->lock);
             break;
+        }
+        slot = &q->slots[q->taken % RECORD_SLOTS];
+        slot->number = q->taken++;
+        slot->err[0] = '\0';
+        got = gamefile_take_block(&q->reader, &block, slot->err, sizeof slot->err);
+        q->ended = got <= 0;
+        pthread_mutex_unlock(&q->lock);
+        for (slot->count = 0; got == 1 && (next = gamefile_next(&block, &slot->games[slot->count], slot->err, sizeof slot->err)) == 1;)
+            slot->count++;
+        slot->got = got == 1 ? (next < 0 ? -1 : 1) : got;
         pthread_mutex_lock(&q->lock);
-        q->pushed++;
-        if (q->waiting && q->pushed - q->popped >= QUEUE_WAKE)
+        q->ended |= slot->got < 0;
+        slot->ready = 1;
+        if (q->waiting)
             pthread_cond_broadcast(&q->changed);
         pthread_mutex_unlock(&q->lock);
     }
-    gamefile_close(&q->reader);
-    pthread_mutex_lock(&q->lock);
-    q->got = got;
-    snprintf(q->err, sizeof q->err, "%s", err);
-    q->done = 1;
-    pthread_cond_broadcast(&q->changed);
-    pthread_mutex_unlock(&q->lock);
+    gamefile_close(&block);
     return NULL;
 }
 
