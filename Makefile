@@ -5,7 +5,7 @@ CFLAGS ?= -O2 -DNDEBUG
 DEBUG_FLAGS = -O1 -g -DENGINE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # The engine and the rules and evaluation it uses; the front ends (modes/README.md); all of it.
 CORE = engine.c movement.c extra.c
-MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/gamefile.c modes/genfens.c modes/tablefile.c
+MODES = modes/cli.c modes/common.c modes/uci.c modes/games.c modes/match.c modes/process.c modes/datagen.c modes/pack.c modes/gamefile.c modes/genfens.c modes/tablefile.c
 SOURCES = $(CORE) $(MODES)
 HEADERS = movement.h extra.h tables/hce.h tables/nnue-shape.h tables/nnue.h $(wildcard modes/*.h)
 PERFT_CAP ?= 500000000
@@ -117,7 +117,7 @@ spsa: engine
 TOOLS_COMMON = tools/common.c tools/common.h
 RECORDS = modes/gamefile.c modes/gamefile.h
 tools/tune: tools/tune.c $(TOOLS_COMMON) $(RECORDS) movement.c extra.c $(HEADERS)
-	$(CC) $(WARNINGS) -O2 tools/tune.c tools/common.c modes/gamefile.c movement.c extra.c -lm -o $@
+	$(CC) $(WARNINGS) -O2 -pthread tools/tune.c tools/common.c modes/gamefile.c movement.c extra.c -lm -o $@
 
 # Fits every weight of extra.c to TUNE_DATA (files of lines or game records, plain or .xz) and
 # rewrites tables/hce.h.
@@ -133,14 +133,18 @@ tools/train: tools/train.c $(TOOLS_COMMON) $(RECORDS) movement.c movement.h extr
 # Trains the network on TRAIN_DATA (files of lines or game records, plain or .xz, each its own
 # --data), from the tables/nnue.h of commit START (empty: from scratch), and rewrites tables/nnue.h
 # (its weights) and tables/nnue-shape.h (its shape): with these defaults, the network we ship
-# (docs/weights.md), whose header names START and each file with its SHA-256.
+# (docs/weights.md), whose header names START and each file with its SHA-256 and its lines'. Each
+# file the table at hand names (by stem: own-c8-n1000.txt.xz or its packed own-c8-n1000.games.xz)
+# must give the lines it names (--lineage; LINEAGE= to train on other data of those names).
 TRAIN_DATA ?= $(LABELLED)/sf15-n2000.txt.xz $(LABELLED)/own-c2-n1000.txt.xz $(LABELLED)/own-k-n1000.txt.xz \
               $(LABELLED)/own-c8-n1000.txt.xz $(LABELLED)/own-c12-s901.games.xz
 START ?= eefaefb5b35f78f7cc240028e88c41ae862c9ff9
 TRAIN_ARGS ?= --epochs 10 --batch 4096 --rate 0.0005 --lambda 0 --k-data 0.006226 --hold-out 50 \
               --mirror 1 --factorize 1 --seed 1 --hidden 640 --threads 2
+LINEAGE ?= tables/nnue.h
 train: tools/train
-	./tools/train $(foreach file,$(TRAIN_DATA),--data $(file)) $(if $(START),--start $(START)) $(TRAIN_ARGS) --out tables/nnue.h
+	./tools/train $(foreach file,$(TRAIN_DATA),--data $(file)) $(if $(START),--start $(START)) $(TRAIN_ARGS) \
+	  $(if $(LINEAGE),--lineage $(LINEAGE)) --out tables/nnue.h
 
 # libFuzzer targets (clang -fsanitize=fuzzer): the one-shot decision, the UCI loop, the table file
 # of --hash-file and the reader of datagen's game records, run for FUZZ_SECONDS each, one after the other, from tests/data/fuzz-corpus/ (tests/README.md).

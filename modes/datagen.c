@@ -1,11 +1,13 @@
 /* modes/datagen.c: engine datagen (docs/datagen.md): self-play at fixed nodes for training
  * data on every core, refereed by the match's rules, optionally rescored by a UCI engine, kept
  * as game records (modes/gamefile.c) or as `FEN | SCORE | RESULT` lines (the format of
- * ../shared/data/labelled); and `datagen --read`, which prints a file of records as such lines. */
+ * ../shared/data/labelled); `datagen --read`, which prints a file of records as such lines; and
+ * `datagen --pack` (modes/pack.c), which keeps such lines as records without loss. */
 #include "system.h"
 #include "common.h"
 #include "gamefile.h"
 #include "games.h"
+#include "pack.h"
 #include "process.h"
 
 #include <stdlib.h>
@@ -58,6 +60,8 @@ typedef struct {
     long long rescore_nodes;/* its nodes a position */
     int threads;            /* games played at once */
     const char *read;       /* --read: the file of records to print, or NULL */
+    const char *pack;       /* --pack: the lines or records to rewrite as records, or NULL */
+    int others;             /* options given besides --pack, --out and --threads */
 } DatagenOptions;
 
 /* A finished game waiting for its turn to be written: its record (NULL for one dropped). */
@@ -109,6 +113,7 @@ static volatile sig_atomic_t datagen_signal;
 static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt);
 static int datagen_option(void *options, const char *key, const char *value);
 static int datagen_read(const char *path);
+static int names_records(const char *path);
 static int run_open(DatagenRun *run, const DatagenOptions *opt, char *tmp, size_t tmp_size);
 static int run_close(DatagenRun *run, int status, const char *tmp);
 static int workers_start(DatagenRun *run, DatagenWorker *workers, int count, Search *first);
@@ -131,11 +136,11 @@ static void pause_briefly(void);
 static int processors(void);
 
 /* engine datagen --games N | --hours H, --nodes N --seed S [--threads N] [--openings FILE]
- * [--out FILE] [--sample K] [--rescore COMMAND --rescore-nodes N], or engine datagen --read FILE:
- * plays the games on the threads and writes them in the order of their numbers to stdout, or to
- * FILE.tmp renamed FILE at the end (also when stopped by SIGINT or SIGTERM: the games finished
- * are kept); a progress line on stderr every few seconds. Returns 0, or an exit status after
- * one error line. */
+ * [--out FILE] [--sample K] [--rescore COMMAND --rescore-nodes N]: plays the games on the
+ * threads and writes them in the order of their numbers to stdout, or to FILE.tmp renamed FILE
+ * at the end (also when stopped by SIGINT or SIGTERM: the games finished are kept); a progress
+ * line on stderr every few seconds. Or engine datagen --read FILE, or engine datagen --pack
+ * FILE --out FILE.games [--threads N]. Returns 0, or an exit status after one error line. */
 int run_datagen(Search *s, int argc, char **argv)
 {
     DatagenOptions opt;
@@ -146,6 +151,8 @@ int run_datagen(Search *s, int argc, char **argv)
     int count = 0, status = datagen_parse_options(argc, argv, &opt);
     if (status == 0 && opt.read)
         return datagen_read(opt.read);
+    if (status == 0 && opt.pack)
+        return pack_run(opt.pack, opt.out, opt.threads);
     if (status == 0 && opt.openings)
         status = openings_load(opt.openings, 0, &openings, &count);
     memset(&run, 0, sizeof run);
@@ -182,10 +189,10 @@ static int datagen_parse_options(int argc, char **argv, DatagenOptions *opt)
     opt->threads = processors();
     status = parse_options(argc, argv, "datagen", NULL, datagen_option, opt);
     playing = (opt->games || opt->hours > 0) && opt->nodes && opt->seeded && (opt->rescore != NULL) == (opt->rescore_nodes > 0);
-    if (status == 0 && (opt->read ? argc != 4 : !playing)) {
+    if (status == 0 && (opt->read ? argc != 4 : opt->pack ? opt->others || !opt->out || !names_records(opt->out) : !playing)) {
         fprintf(stderr, "error: usage: engine datagen --games N | --hours H, --nodes N --seed S [--threads N] "
                         "[--openings FILE] [--out FILE] [--sample K] [--rescore COMMAND --rescore-nodes N]; "
-                        "engine datagen --read FILE.games\n");
+                        "engine datagen --read FILE.games; engine datagen --pack FILE --out FILE.games [--threads N]\n");
         status = EXIT_USAGE;
     }
     if (!opt->games)
@@ -206,10 +213,12 @@ static int datagen_option(void *options, const char *key, const char *value)
     };
     const struct { const char *key; const char **to; } texts[] = {
         { "--out", &opt->out }, { "--openings", &opt->openings }, { "--rescore", &opt->rescore }, { "--read", &opt->read },
+        { "--pack", &opt->pack },
     };
     long long n = 0;
     const char *end;
     size_t i;
+    opt->others += strcmp(key, "--pack") != 0 && strcmp(key, "--out") != 0 && strcmp(key, "--threads") != 0;
     for (i = 0; i < sizeof counts / sizeof counts[0]; i++)
         if (strcmp(key, counts[i].key) == 0) {
             if (!parse_integer(value, 1, counts[i].most, &n))
@@ -262,6 +271,13 @@ static int datagen_read(const char *path)
         got = -1;
     }
     return got == 0 ? 0 : EXIT_FAILURE;
+}
+
+/* Returns 1 if path ends in ".games", the name of a file of records --pack writes. */
+static int names_records(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 6 && strcmp(path + n - 6, ".games") == 0;
 }
 
 /* Opens the run's output (FILE.tmp for --out FILE, with the records' header), its clock and
@@ -527,6 +543,7 @@ static int game_play_record(DatagenWorker *w, int number)
         board_start(&board);
     random_plies = DATAGEN_RANDOM_PLIES + (int)(random_next(&state) % DATAGEN_RANDOM_PLIES_SPAN);
     g->start = board;
+    board_to_fen(&board, g->start_fen);
     g->ply_count = 0;
     game_begin(&w->game, &board, w->keys);
     for (i = 0; i < random_plies; i++) {
@@ -568,6 +585,7 @@ static int game_play_record(DatagenWorker *w, int number)
         }
         game_play(&w->game, &board, w->keys, g->moves[n]);
     }
+    g->training[g->ply_count] = 0; /* the position after the last move is none */
     g->result = strcmp(w->game.result, "1-0") == 0 ? GAME_WHITE_WON : strcmp(w->game.result, "0-1") == 0 ? GAME_BLACK_WON
               : GAME_DRAWN;
     return opt->rescore ? game_rescore(w) : PLAYED;

@@ -1,7 +1,7 @@
 /* modes/gamefile.c: game records (docs/datagen.md, "The game records"): the header, the blocks of
- * games kept as columns (heads, move codes, marks, score words), and the reader, which checks each
- * block's length and checksum, then every field it decodes, every move legal in its position,
- * before a caller sees the game. */
+ * games kept as columns (heads, move codes, marks, score words), the writer of version 2, and the
+ * reader of versions 1 and 2, which checks each block's length and checksum, then every field it
+ * decodes, every move legal in its position, before a caller sees the game. */
 #include "gamefile.h"
 
 #include <assert.h>
@@ -12,9 +12,13 @@
 static const char GAMEFILE_MAGIC[8] = { 'B', 'O', 'X', 'G', 'A', 'M', 'E', 'S' };
 enum { HEADER_FIXED = 12, LENGTH_BYTES = 4, CHECKSUM_BYTES = 4, COUNT_BYTES = 2 };
 /* A block's body at most: its game count, each game's head (result, FEN length, FEN, ply count),
- * a move code, a mark bit and a score word (at most 3 bytes) for each ply. */
+ * a move code, a mark bit and a score word (at most 3 bytes) for each ply, and one score word
+ * more for the position after the last move. */
 enum { HEAD_MAX = 1 + 1 + FEN_MAX + 2, VARINT_MAX_BYTES = 3 };
-#define BLOCK_MAX ((size_t)COUNT_BYTES + (size_t)GAMEFILE_BLOCK_GAMES * (HEAD_MAX + GAMEFILE_MAX_PLIES * (1 + VARINT_MAX_BYTES + 1)))
+#define BLOCK_MAX ((size_t)COUNT_BYTES + (size_t)GAMEFILE_BLOCK_GAMES * (HEAD_MAX + VARINT_MAX_BYTES + GAMEFILE_MAX_PLIES * (1 + VARINT_MAX_BYTES + 1)))
+/* A version-2 head's count: the plies times two, plus one when the position after the last move
+ * is a training position (END_TRAINING, in a file of lines alone). */
+enum { END_TRAINING = 1, COUNT_PLIES = 2 };
 /* Scores stay within an int16. */
 enum { SCORE_LIMIT = 32767 };
 /* Positions before this ply (counted from 0 at the start position) are not expected to train. */
@@ -25,14 +29,23 @@ enum { EXPECTED_MIN_PLY = 8 };
  * other side attacks, per step towards the centre and for a pawn, and its cost where an enemy
  * pawn takes. */
 static const int CODE_VALUE[KING + 1] = { 0, 1, 3, 3, 5, 9, 10 };
+/* How central each square is (a1, b1, ..., h8): 6 on d4, e4, d5 and e5, less a step for each
+ * file or rank away. */
+static const int8_t CENTRE[64] = {
+    0, 1, 2, 3, 3, 2, 1, 0, 1, 2, 3, 4, 4, 3, 2, 1, 2, 3, 4, 5, 5, 4, 3, 2, 3, 4, 5, 6, 6, 5, 4, 3,
+    3, 4, 5, 6, 6, 5, 4, 3, 2, 3, 4, 5, 5, 4, 3, 2, 1, 2, 3, 4, 4, 3, 2, 1, 0, 1, 2, 3, 3, 2, 1, 0,
+};
 enum { PRIORITY_CAPTURE = 10000, PRIORITY_PROMOTION = 9000, PRIORITY_CASTLE = 8000, PRIORITY_QUIET = 4000 };
 enum { PRIORITY_VICTIM = 100, PRIORITY_ESCAPE = 100, PRIORITY_CENTRE = 10, PRIORITY_PAWN = 3, PRIORITY_PAWN_GUARD = 200 };
 /* A move's key, which orders moves of equal priority: from, to, then plain (0), promotion to a
- * knight (1) ... queen (4), castling (5). */
-enum { KEY_PLAIN = 0, KEY_CASTLE = 5, KEY_CODES = 8 };
+ * knight (1) ... queen (4), castling (5); KEY_SPAN keys in all. */
+enum { KEY_PLAIN = 0, KEY_CASTLE = 5, KEY_CODES = 8, KEY_SPAN = 64 * 64 * KEY_CODES };
+/* Codes below this are decoded by taking the best move left (move_of_code). */
+enum { SMALL_CODE = 4 };
 
 /* The scores a ply's word is counted from: the last of each kind (0: not for training, 1: for
- * training) and whether there is one, and the last ply's. */
+ * training) and whether there is one, and the last ply's. Version 2 has words for training
+ * positions alone, so that its prediction is the game's last training score, or 0. */
 typedef struct {
     int kind[2], seen[2], last;
 } ScoreTrack;
@@ -46,11 +59,13 @@ static uint32_t get_u32(const uint8_t *in);
 static int column_add(GameColumn *c, const void *bytes, size_t size);
 static int column_varint(GameColumn *c, uint32_t value);
 static int get_varint(const uint8_t *in, size_t size, size_t *at, uint32_t *value);
-static int centre(int sq);
 static int move_key(Move m);
-static int move_priority(const Board *b, Move m);
-static int moves_in_order(Board *b, Move *sorted);
-static int expected_training(Board *b, Move m, int ply);
+static uint64_t attacks_of(const Board *b, int side, uint64_t *by_pawns);
+static int move_priority(const Board *b, Move m, uint64_t attacked, uint64_t pawn_attacked);
+static int moves_ranked(Board *b, Move *moves, int32_t *ranks, int *in_check);
+static int move_code(Board *b, Move m, int *in_check);
+static Move move_of_code(Board *b, int code, int *count, int *in_check);
+static int expected_training(const Board *b, int in_check, Move m, int ply, int lines);
 static int track_predict(const ScoreTrack *t, int training);
 static void track_add(ScoreTrack *t, int training, int score);
 static int block_write(GameWriter *w);
@@ -58,9 +73,10 @@ static int block_read(GameReader *r, char *err, size_t err_size);
 static int block_heads(GameReader *r, const char **why);
 static int game_decode(GameReader *r, GameRecord *g, char *why, size_t why_size);
 static int plies_decode(GameReader *r, GameRecord *g, char *why, size_t why_size);
+static int score_decode(GameReader *r, const ScoreTrack *t, int training, int ply, int16_t *score, char *why, size_t why_size);
 static int read_bytes(GameReader *r, uint8_t *out, size_t size);
 static int reader_error(GameReader *r, uint64_t at, const char *what, char *err, size_t err_size);
-static int print_training(void *context, const Board *b, int score, int result);
+static int print_training(void *context, const Board *b, const char *fen, int score, int result);
 
 /* The CRC-32 of zlib and PNG (reflected polynomial 0xEDB88320), so that any tool can check a
  * block: crc32_update(0, bytes, size) is zlib's crc32 of them. */
@@ -146,13 +162,6 @@ static int get_varint(const uint8_t *in, size_t size, size_t *at, uint32_t *valu
     return 0;
 }
 
-/* How central sq is: 6 on d4, e4, d5 and e5, less a step for each file or rank away. */
-static int centre(int sq)
-{
-    int file = square_file(sq), rank = square_rank(sq);
-    return 6 - (file < 4 ? 3 - file : file - 4) - (rank < 4 ? 3 - rank : rank - 4);
-}
-
 static int move_key(Move m)
 {
     int code = move_kind(m) == KIND_CASTLE ? KEY_CASTLE
@@ -160,56 +169,142 @@ static int move_key(Move m)
     return (move_from(m) * 64 + move_to(m)) * KEY_CODES + code;
 }
 
+/* Returns the squares side attacks as the position stands: sliders stop at the first piece,
+ * pinned pieces attack (square_attacked's answer for every square at once); *by_pawns, those
+ * its pawns attack. */
+static uint64_t attacks_of(const Board *b, int side, uint64_t *by_pawns)
+{
+    uint64_t occupied = b->occupied[WHITE] | b->occupied[BLACK], attacked = 0, set;
+    uint64_t queens = b->pieces[make_piece(side, QUEEN)];
+    *by_pawns = 0;
+    for (set = b->pieces[make_piece(side, PAWN)]; set; set &= set - 1)
+        *by_pawns |= pawn_attackers[!side][bit_first(set)];
+    for (set = b->pieces[make_piece(side, KNIGHT)]; set; set &= set - 1)
+        attacked |= knight_set[bit_first(set)];
+    for (set = b->pieces[make_piece(side, BISHOP)] | queens; set; set &= set - 1)
+        attacked |= bishop_attacks(bit_first(set), occupied);
+    for (set = b->pieces[make_piece(side, ROOK)] | queens; set; set &= set - 1)
+        attacked |= rook_attacks(bit_first(set), occupied);
+    return attacked | *by_pawns | king_set[b->king_sq[side]];
+}
+
 /* Returns how early m comes among b's moves (docs/datagen.md, "Move codes"): captures by the
  * victim's value, then the mover's; promotions; castling; then the quiet moves, a piece the
- * other side attacks first, towards the centre, a pawn's, and not where an enemy pawn takes. */
-static int move_priority(const Board *b, Move m)
+ * other side attacks (attacked) first, towards the centre (CENTRE), a pawn's, and not where an
+ * enemy pawn takes (pawn_attacked). */
+static int move_priority(const Board *b, Move m, uint64_t attacked, uint64_t pawn_attacked)
 {
-    int from = move_from(m), to = move_to(m), mover = piece_type(b->squares[from]), them = !b->side;
+    int from = move_from(m), to = move_to(m), mover = piece_type(b->squares[from]), kind = move_kind(m);
     int priority = PRIORITY_QUIET;
-    if (move_is_capture(b, m))
-        return PRIORITY_CAPTURE + PRIORITY_VICTIM * CODE_VALUE[move_kind(m) == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to])]
+    if (kind == KIND_EN_PASSANT || (b->squares[to] != EMPTY && kind != KIND_CASTLE))
+        return PRIORITY_CAPTURE + PRIORITY_VICTIM * CODE_VALUE[kind == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to])]
                - CODE_VALUE[mover];
-    if (move_kind(m) == KIND_PROMOTION)
+    if (kind == KIND_PROMOTION)
         return PRIORITY_PROMOTION + CODE_VALUE[move_promo(m)];
-    if (move_kind(m) == KIND_CASTLE)
+    if (kind == KIND_CASTLE)
         return PRIORITY_CASTLE;
-    if (square_attacked(b, from, them))
+    if (attacked >> from & 1)
         priority += PRIORITY_ESCAPE * CODE_VALUE[mover];
-    priority += PRIORITY_CENTRE * (centre(to) - centre(from));
+    priority += PRIORITY_CENTRE * (CENTRE[to] - CENTRE[from]);
     if (mover == PAWN)
         priority += PRIORITY_PAWN;
-    else if (pawn_attackers[them][to] & b->pieces[make_piece(them, PAWN)])
+    else if (pawn_attacked >> to & 1)
         priority -= PRIORITY_PAWN_GUARD;
     return priority;
 }
 
-/* Fills sorted with b's legal moves in their codes' order: by priority, the higher first, then
- * by key; returns their number. */
-static int moves_in_order(Board *b, Move *sorted)
+/* Fills moves with b's legal moves and ranks with each one's place in the codes' order as one
+ * number, the higher first: its priority, then the lower key; sets *in_check (the side to move is
+ * in check); returns their number. */
+static int moves_ranked(Board *b, Move *moves, int32_t *ranks, int *in_check)
 {
     MoveList list;
-    int priority[MAX_MOVES], key[MAX_MOVES], i, j, count = gen_legal(b, &list, GEN_ALL);
+    uint64_t pawn_attacked, attacked = attacks_of(b, !b->side, &pawn_attacked);
+    int i, count = gen_legal(b, &list, GEN_ALL);
+    *in_check = (int)(attacked >> b->king_sq[b->side] & 1);
     for (i = 0; i < count; i++) {
-        Move m = list.moves[i];
-        int p = move_priority(b, m), k = move_key(m);
-        for (j = i; j > 0 && (priority[j - 1] < p || (priority[j - 1] == p && key[j - 1] > k)); j--) {
-            sorted[j] = sorted[j - 1];
-            priority[j] = priority[j - 1];
-            key[j] = key[j - 1];
-        }
-        sorted[j] = m;
-        priority[j] = p;
-        key[j] = k;
+        moves[i] = list.moves[i];
+        ranks[i] = (int32_t)move_priority(b, moves[i], attacked, pawn_attacked) * KEY_SPAN + (KEY_SPAN - 1 - move_key(moves[i]));
     }
     return count;
 }
 
-/* Returns 1 if a position is expected to be one for training (its mark bit says where it is not):
- * at ply 8 or later, not in check, its move quiet. */
-static int expected_training(Board *b, Move m, int ply)
+/* Returns the code of m, a legal move of b: how many of b's moves come before it; sets *in_check. */
+static int move_code(Board *b, Move m, int *in_check)
 {
-    return ply >= EXPECTED_MIN_PLY && !board_in_check(b) && move_is_quiet(b, m);
+    Move moves[MAX_MOVES];
+    int32_t ranks[MAX_MOVES], rank = -1;
+    int count = moves_ranked(b, moves, ranks, in_check), code = 0, i;
+    for (i = 0; i < count; i++)
+        if (moves[i] == m)
+            rank = ranks[i];
+    assert(rank >= 0); /* the move is legal */
+    for (i = 0; i < count; i++)
+        code += ranks[i] > rank;
+    return code;
+}
+
+/* Returns b's move of that code, MOVE_NONE when b has no more than code moves; *count is their
+ * number; sets *in_check. A small code (most are) is found by taking the best move left code + 1
+ * times, a larger by selection (Hoare's: the moves split around a middle one's rank until the
+ * code's place is reached). */
+static Move move_of_code(Board *b, int code, int *count, int *in_check)
+{
+    Move moves[MAX_MOVES];
+    int32_t ranks[MAX_MOVES];
+    int low = 0, high, k, best = 0, n;
+    *count = moves_ranked(b, moves, ranks, in_check);
+    if (code >= *count)
+        return MOVE_NONE;
+    if (code < SMALL_CODE) {
+        for (n = 0; n <= code; n++) {
+            for (best = n, k = n + 1; k < *count; k++)
+                best = ranks[k] > ranks[best] ? k : best;
+            if (n < code) {
+                int32_t r = ranks[best];
+                Move m = moves[best];
+                ranks[best] = ranks[n];
+                moves[best] = moves[n];
+                ranks[n] = r;
+                moves[n] = m;
+            }
+        }
+        return moves[best];
+    }
+    for (high = *count - 1; low < high;) {
+        int32_t pivot = ranks[(low + high) / 2];
+        int i = low, j = high;
+        while (i <= j) {
+            while (ranks[i] > pivot)
+                i++;
+            while (ranks[j] < pivot)
+                j--;
+            if (i <= j) {
+                int32_t r = ranks[i];
+                Move m = moves[i];
+                ranks[i] = ranks[j];
+                moves[i] = moves[j];
+                ranks[j] = r;
+                moves[j] = m;
+                i++;
+                j--;
+            }
+        }
+        if (code <= j)
+            high = j;
+        else if (code >= i)
+            low = i;
+        else
+            break;
+    }
+    return moves[code];
+}
+
+/* Returns 1 if a position is expected to be one for training (its mark bit says where it is not):
+ * not in check (in_check), its move quiet, and at ply 8 or later unless the games are lines joined. */
+static int expected_training(const Board *b, int in_check, Move m, int ply, int lines)
+{
+    return (lines || ply >= EXPECTED_MIN_PLY) && !in_check && move_is_quiet(b, m);
 }
 
 /* Returns the score a ply's word is counted from: the game's last score of a ply of the same
@@ -233,11 +328,12 @@ int gamefile_create(GameWriter *w, FILE *f, int flags, const char *description)
     size_t length = strlen(description), i;
     memset(w, 0, sizeof *w);
     w->file = f;
+    w->flags = flags & GAMEFILE_FLAGS;
     if (length > GAMEFILE_DESCRIPTION_MAX)
         length = GAMEFILE_DESCRIPTION_MAX;
     memcpy(head, GAMEFILE_MAGIC, sizeof GAMEFILE_MAGIC);
     head[8] = GAMEFILE_VERSION;
-    head[9] = (uint8_t)(flags & GAMEFILE_FLAGS);
+    head[9] = (uint8_t)w->flags;
     put_u16(head + 10, (unsigned)length);
     for (i = 0; i < length; i++) {
         unsigned char c = (unsigned char)description[i];
@@ -250,33 +346,32 @@ int gamefile_create(GameWriter *w, FILE *f, int flags, const char *description)
 
 int gamefile_write(GameWriter *w, const GameRecord *g)
 {
-    char fen[FEN_MAX];
     uint8_t head[2];
     Board b = g->start;
     ScoreTrack track;
-    int i, ok;
+    int i, ok, lines = (w->flags & GAMEFILE_LINES) != 0, end = g->training[g->ply_count] != 0;
     assert(g->ply_count >= 0 && g->ply_count <= GAMEFILE_MAX_PLIES && g->result >= GAME_BLACK_WON && g->result <= GAME_WHITE_WON);
+    assert(strlen(g->start_fen) > 0 && strlen(g->start_fen) < FEN_MAX && (lines || !end));
     memset(&track, 0, sizeof track);
-    board_to_fen(&g->start, fen);
     head[0] = (uint8_t)g->result;
-    head[1] = (uint8_t)strlen(fen);
-    ok = !w->failed && column_add(&w->heads, head, 2) && column_add(&w->heads, fen, head[1])
-         && column_varint(&w->heads, (uint32_t)g->ply_count);
-    for (i = 0; ok && i < g->ply_count; i++) {
-        Move sorted[MAX_MOVES];
-        uint8_t code = 0, none = 0;
-        int count = moves_in_order(&b, sorted), training = g->training[i] != 0, delta;
+    head[1] = (uint8_t)strlen(g->start_fen);
+    ok = !w->failed && column_add(&w->heads, head, 2) && column_add(&w->heads, g->start_fen, head[1])
+         && column_varint(&w->heads, (uint32_t)(g->ply_count * COUNT_PLIES + end * END_TRAINING));
+    for (i = 0; ok && i <= g->ply_count; i++) {
+        int training = g->training[i] != 0, delta = g->scores[i] - track_predict(&track, training), in_check;
+        uint8_t code, none = 0;
         Undo u;
-        while (code < count && sorted[code] != g->moves[i])
-            code++;
-        assert(code < count); /* the move is legal */
-        delta = g->scores[i] - track_predict(&track, training);
-        ok = column_add(&w->codes, &code, 1) && column_varint(&w->words, delta >= 0 ? 2u * (uint32_t)delta : 2u * (uint32_t)-delta - 1u)
-             && (w->plies % 8 != 0 || column_add(&w->marks, &none, 1));
-        if (ok && training != expected_training(&b, g->moves[i], i))
+        if (training) {
+            ok = column_varint(&w->words, delta >= 0 ? 2u * (uint32_t)delta : 2u * (uint32_t)-delta - 1u);
+            track_add(&track, training, g->scores[i]);
+        }
+        if (i == g->ply_count)
+            break;
+        code = (uint8_t)move_code(&b, g->moves[i], &in_check);
+        ok = ok && column_add(&w->codes, &code, 1) && (w->plies % 8 != 0 || column_add(&w->marks, &none, 1));
+        if (ok && training != expected_training(&b, in_check, g->moves[i], i, lines))
             w->marks.bytes[w->plies / 8] |= (uint8_t)(1u << w->plies % 8);
         w->plies++;
-        track_add(&track, training, g->scores[i]);
         board_make(&b, g->moves[i], &u);
     }
     w->failed |= !ok;
@@ -354,12 +449,15 @@ int gamefile_open(GameReader *r, FILE *f, const char *path, char *err, size_t er
         snprintf(err, err_size, "%s is not a file of game records (it does not begin with BOXGAMES)", path);
         return 0;
     }
-    if (head[8] != GAMEFILE_VERSION) {
-        snprintf(err, err_size, "%s: game records of version %d; this build reads version %d", path, head[8], GAMEFILE_VERSION);
+    if (head[8] < GAMEFILE_VERSION_FIRST || head[8] > GAMEFILE_VERSION) {
+        snprintf(err, err_size, "%s: game records of version %d; this build reads versions %d to %d", path, head[8],
+                 GAMEFILE_VERSION_FIRST, GAMEFILE_VERSION);
         return 0;
     }
+    r->version = head[8];
     length = get_u16(head + 10);
-    if (length > GAMEFILE_DESCRIPTION_MAX || (head[9] & ~GAMEFILE_FLAGS) || !read_bytes(r, head + HEADER_FIXED, length + CHECKSUM_BYTES)
+    if (length > GAMEFILE_DESCRIPTION_MAX || (head[9] & ~(r->version == 1 ? GAMEFILE_RESCORED : GAMEFILE_FLAGS))
+        || !read_bytes(r, head + HEADER_FIXED, length + CHECKSUM_BYTES)
         || get_u32(head + HEADER_FIXED + length) != crc32_update(0, head, HEADER_FIXED + length)) {
         snprintf(err, err_size, "%s: its header is damaged (byte %llu)", path, (unsigned long long)r->offset);
         return 0;
@@ -431,11 +529,13 @@ static int block_heads(GameReader *r, const char **why)
         uint32_t count;
         at += 2;
         if (at > size || bytes[at - 2] > GAME_WHITE_WON || bytes[at - 1] == 0 || bytes[at - 1] >= FEN_MAX
-            || (at += bytes[at - 1]) > size || !get_varint(bytes, size, &at, &count) || count > GAMEFILE_MAX_PLIES) {
+            || (at += bytes[at - 1]) > size || !get_varint(bytes, size, &at, &count)
+            || (r->version > 1 && (count & END_TRAINING) && !(r->flags & GAMEFILE_LINES))
+            || (r->version > 1 ? count / COUNT_PLIES : count) > GAMEFILE_MAX_PLIES) {
             *why = "a game's head out of range (result, start position or ply count)";
             return 0;
         }
-        plies += (long)count;
+        plies += (long)(r->version > 1 ? count / COUNT_PLIES : count);
     }
     r->head_at = COUNT_BYTES;
     r->code_at = at;
@@ -449,11 +549,25 @@ static int block_heads(GameReader *r, const char **why)
     return 1;
 }
 
+int gamefile_take_block(GameReader *r, GameReader *block, char *err, size_t err_size)
+{
+    GameColumn spare = block->block;
+    int got = block_read(r, err, err_size);
+    if (got <= 0)
+        return got;
+    *block = *r;
+    block->file = NULL;
+    r->block = spare;
+    r->games += r->block_games;
+    r->block_next = r->block_games;
+    return 1;
+}
+
 int gamefile_next(GameReader *r, GameRecord *g, char *err, size_t err_size)
 {
     char why[200];
     if (r->block_next == r->block_games) {
-        int got = block_read(r, err, err_size);
+        int got = r->file ? block_read(r, err, err_size) : 0;
         if (got <= 0)
             return got;
     }
@@ -464,23 +578,26 @@ int gamefile_next(GameReader *r, GameRecord *g, char *err, size_t err_size)
 }
 
 /* Reads the block's next game into g: its head, then its plies; returns 1, or 0 with what is
- * wrong in why. */
+ * wrong in why. The start's FEN is the head's as it is (version 1: as board_to_fen writes it). */
 static int game_decode(GameReader *r, GameRecord *g, char *why, size_t why_size)
 {
     const uint8_t *bytes = r->block.bytes;
-    char fen[FEN_MAX], err[200];
+    char err[200];
     size_t length = bytes[r->head_at + 1];
     uint32_t count;
-    memcpy(fen, bytes + r->head_at + 2, length);
-    fen[length] = '\0';
+    memcpy(g->start_fen, bytes + r->head_at + 2, length);
+    g->start_fen[length] = '\0';
     g->result = bytes[r->head_at];
     r->head_at += 2 + length;
     get_varint(bytes, r->block.size, &r->head_at, &count); /* block_heads checked it */
-    g->ply_count = (int)count;
-    if (strlen(fen) != length || !board_from_fen(&g->start, fen, err, sizeof err)) {
-        snprintf(why, why_size, "its start position is not a FEN (%.150s)", strlen(fen) != length ? "a zero byte" : err);
+    g->ply_count = (int)(r->version > 1 ? count / COUNT_PLIES : count);
+    g->training[g->ply_count] = (uint8_t)(r->version > 1 && (count & END_TRAINING));
+    if (strlen(g->start_fen) != length || !board_from_fen(&g->start, g->start_fen, err, sizeof err)) {
+        snprintf(why, why_size, "its start position is not a FEN (%.150s)", strlen(g->start_fen) != length ? "a zero byte" : err);
         return 0;
     }
+    if (r->version == 1)
+        board_to_fen(&g->start, g->start_fen);
     if (!plies_decode(r, g, why, why_size))
         return 0;
     if (++r->block_next == r->block_games && r->word_at != r->block.size) {
@@ -491,45 +608,60 @@ static int game_decode(GameReader *r, GameRecord *g, char *why, size_t why_size)
 }
 
 /* Reads g's plies from the block's columns, each move checked legal in its position, each
- * training position quiet and each score within an int16; returns 1, or 0 with what is wrong in
- * why. */
+ * training position quiet (but in a file of lines) and each score within an int16; version 2
+ * has a score word for each training position alone (the last may be the position after the
+ * last move). Returns 1, or 0 with what is wrong in why. */
 static int plies_decode(GameReader *r, GameRecord *g, char *why, size_t why_size)
 {
     const uint8_t *bytes = r->block.bytes;
     Board b = g->start;
     ScoreTrack track;
-    int i;
+    int i, lines = (r->flags & GAMEFILE_LINES) != 0;
     memset(&track, 0, sizeof track);
     for (i = 0; i < g->ply_count; i++) {
-        Move sorted[MAX_MOVES];
-        int count = moves_in_order(&b, sorted), code = bytes[r->code_at++], marked, score;
-        uint32_t word;
+        int code = bytes[r->code_at++], count, marked, in_check;
+        Move m = move_of_code(&b, code, &count, &in_check);
         Undo u;
-        if (code >= count) {
+        if (m == MOVE_NONE) {
             snprintf(why, why_size, "ply %d: move %d of %d legal moves", i + 1, code, count);
             return 0;
         }
-        if (!get_varint(bytes, r->block.size, &r->word_at, &word)) {
-            snprintf(why, why_size, "ply %d: its score word runs past the block", i + 1);
-            return 0;
-        }
-        g->moves[i] = sorted[code];
+        g->moves[i] = m;
         marked = bytes[r->mark_at + (size_t)(r->mark_index / 8)] >> (r->mark_index % 8) & 1;
         r->mark_index++;
-        g->training[i] = (uint8_t)(expected_training(&b, g->moves[i], i) ^ marked);
-        score = track_predict(&track, g->training[i]) + (word & 1 ? -(int)(word >> 1) - 1 : (int)(word >> 1));
-        if (score < -SCORE_LIMIT || score > SCORE_LIMIT) {
-            snprintf(why, why_size, "ply %d: a score out of range", i + 1);
+        g->training[i] = (uint8_t)(expected_training(&b, in_check, m, i, lines) ^ marked);
+        g->scores[i] = 0;
+        if ((r->version == 1 || g->training[i]) && !score_decode(r, &track, g->training[i], i + 1, &g->scores[i], why, why_size))
             return 0;
-        }
-        if (g->training[i] && (board_in_check(&b) || !move_is_quiet(&b, g->moves[i]))) {
+        if (g->training[i] && !lines && (in_check || !move_is_quiet(&b, m))) {
             snprintf(why, why_size, "ply %d: a training position that is not quiet", i + 1);
             return 0;
         }
-        g->scores[i] = (int16_t)score;
-        track_add(&track, g->training[i], score);
-        board_make(&b, g->moves[i], &u);
+        if (r->version == 1 || g->training[i])
+            track_add(&track, g->training[i], g->scores[i]);
+        board_make(&b, m, &u);
     }
+    g->scores[i] = 0;
+    return !g->training[i] || score_decode(r, &track, 1, i + 1, &g->scores[i], why, why_size);
+}
+
+/* Reads the next score word, counted from the track's prediction for a position of that kind
+ * (training or not), into *score; returns 1, or 0 with what is wrong in why (naming the ply,
+ * from 1) when the word runs past the block or the score out of range. */
+static int score_decode(GameReader *r, const ScoreTrack *t, int training, int ply, int16_t *score, char *why, size_t why_size)
+{
+    uint32_t word;
+    int value;
+    if (!get_varint(r->block.bytes, r->block.size, &r->word_at, &word)) {
+        snprintf(why, why_size, "ply %d: its score word runs past the block", ply);
+        return 0;
+    }
+    value = track_predict(t, training) + (word & 1 ? -(int)(word >> 1) - 1 : (int)(word >> 1));
+    if (value < -SCORE_LIMIT || value > SCORE_LIMIT) {
+        snprintf(why, why_size, "ply %d: a score out of range", ply);
+        return 0;
+    }
+    *score = (int16_t)value;
     return 1;
 }
 
@@ -537,22 +669,51 @@ int gamefile_visit(const GameRecord *g, TrainingVisit visit, void *context)
 {
     Board b = g->start;
     int i, stop = 0;
-    for (i = 0; i < g->ply_count && !stop; i++) {
+    for (i = 0; i <= g->ply_count && !stop; i++) {
         Undo u;
-        if (g->training[i])
-            stop = visit(context, &b, g->scores[i], g->result);
-        board_make(&b, g->moves[i], &u);
+        if (g->training[i]) {
+            char fen[FEN_MAX];
+            if (i > 0)
+                board_to_fen(&b, fen);
+            stop = visit(context, &b, i > 0 ? fen : g->start_fen, g->scores[i], g->result);
+        }
+        if (i < g->ply_count)
+            board_make(&b, g->moves[i], &u);
     }
     return stop;
 }
 
 /* Prints one training position's line (a TrainingVisit; context is the FILE). */
-static int print_training(void *context, const Board *b, int score, int result)
+static int print_training(void *context, const Board *b, const char *fen, int score, int result)
 {
-    char fen[FEN_MAX];
-    board_to_fen(b, fen);
-    fprintf(context, "%s | %d | %s\n", fen, score, gamefile_result_text(result));
+    char line[FEN_MAX + 32];
+    (void)b;
+    gamefile_line(line, sizeof line, fen, score, result);
+    fputs(line, context);
     return 0;
+}
+
+int gamefile_line(char *out, size_t size, const char *fen, int score, int result)
+{
+    char digits[8];
+    size_t length = strlen(fen), n = 0, i;
+    unsigned magnitude = (unsigned)(score < 0 ? -score : score);
+    assert(size >= length + 32 && score >= -SCORE_LIMIT && score <= SCORE_LIMIT);
+    (void)size;
+    memcpy(out, fen, length);
+    memcpy(out + length, " | ", 3);
+    length += 3;
+    if (score < 0)
+        out[length++] = '-';
+    do
+        digits[n++] = (char)('0' + magnitude % 10);
+    while ((magnitude /= 10) > 0);
+    for (i = 0; i < n; i++)
+        out[length++] = digits[n - 1 - i];
+    memcpy(out + length, " | ", 3);
+    memcpy(out + length + 3, gamefile_result_text(result), 3);
+    memcpy(out + length + 6, "\n", 2);
+    return (int)length + 7;
 }
 
 void gamefile_print(const GameRecord *g, FILE *out)

@@ -4,11 +4,11 @@
  * those weights; do not edit by hand.
  * Command: train --data sf15-n2000.txt.xz --data own-c2-n1000.txt.xz --data own-k-n1000.txt.xz --data own-c8-n1000.txt.xz --data own-c12-s901.games.xz --start eefaefb5b35f78f7cc240028e88c41ae862c9ff9 --epochs 10 --batch 4096 --rate 0.0005 --lambda 0 --k-data 0.006226 --hold-out 50 --mirror 1 --factorize 1 --seed 1 --hidden 640 --threads 2 --out nnue.h
  * Start: eefaefb5b35f78f7cc240028e88c41ae862c9ff9 tables/nnue.h SHA-256 83ffcc1291930ac77c1548582e485fe7d3f1e1ee89a030e70d826431664c3e32
- * Data: sf15-n2000.txt.xz, SHA-256 7de8e15582a366aa9b68e8010f51b962bda2adf32579893c8f7a5b59cb142a15, 2188358 positions
- * Data: own-c2-n1000.txt.xz, SHA-256 267e0ee072a8c49e0c0ef45b58d6963b20ee9bbc872d8bf5837f63a7b7de8866, 4164562 positions
- * Data: own-k-n1000.txt.xz, SHA-256 2a5b6f3844cecf0d04cd03da8cbbd46fd231c084bc09cb5391cdc2465950482e, 4854164 positions
- * Data: own-c8-n1000.txt.xz, SHA-256 73710cd6fe8c154a4375da946524b2fed94d0c5b4c10121853d5811341b0327d, 3947071 positions
- * Data: own-c12-s901.games.xz, SHA-256 6c52bf7de6d6c2b2dfd104af241405d0fe152a5b3511bb85af87637871598747, 6373557 positions
+ * Data: sf15-n2000.txt.xz, SHA-256 7de8e15582a366aa9b68e8010f51b962bda2adf32579893c8f7a5b59cb142a15, lines SHA-256 402eaeec4a229b163c841b2eb4820c6ff64ac7dcc9452b903d3f5c222b41afea, 2188358 positions
+ * Data: own-c2-n1000.txt.xz, SHA-256 267e0ee072a8c49e0c0ef45b58d6963b20ee9bbc872d8bf5837f63a7b7de8866, lines SHA-256 7d61db37a9b008ee351d96ecb33aa69c1d1ba3cb7ca3b081dbb2bf99ea7fb6cd, 4164562 positions
+ * Data: own-k-n1000.txt.xz, SHA-256 2a5b6f3844cecf0d04cd03da8cbbd46fd231c084bc09cb5391cdc2465950482e, lines SHA-256 4fd8e2c30e5c0e00f6262d10dd8928c3d116d1d37442b96c4ab5b104eff64c3d, 4854164 positions
+ * Data: own-c8-n1000.txt.xz, SHA-256 73710cd6fe8c154a4375da946524b2fed94d0c5b4c10121853d5811341b0327d, lines SHA-256 97c373ea94765d361aa23a70e5e5cc0e8588fb9db15978daa29f46985e845fdc, 3947071 positions
+ * Data: own-c12-s901.games.xz, SHA-256 6c52bf7de6d6c2b2dfd104af241405d0fe152a5b3511bb85af87637871598747, lines SHA-256 057a5652f1f20d41b9d26f0157b294e96064b0a68e3a0d74e4df8d8cefc674b7, 6373557 positions
  * 21095716 training and 431996 validation positions; K_data 0.006226, K 0.006160, lambda 0.00, 10 epochs.
  * Loss (mean squared error of the win probability) before: training 0.008565, validation 0.009146;
  * after: training 0.008007, validation 0.008960.

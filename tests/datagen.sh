@@ -70,6 +70,12 @@ check "--read gives the lines of the text run (status $read_status, $(wc -l <"$t
 check "the records are the same with 1 and 2 threads" cmp -s "$tmp/g.games" "$tmp/g1.games"
 check "the records are smaller than the lines ($(wc -c <"$tmp/g.games") bytes, $(wc -c <"$tmp/t1"))" \
   [ "$(wc -c <"$tmp/g.games")" -lt $(($(wc -c <"$tmp/t1") / 5)) ]
+check "the records are of version 2 (byte 8: $(od -An -tu1 -j8 -N1 "$tmp/g.games"))" [ "$(od -An -tu1 -j8 -N1 "$tmp/g.games" | tr -d ' ')" = 2 ]
+# A file of version 1 (tests/data/records-v1.games, written by d06cd89's datagen --games 4
+# --nodes 300 --seed 69 --sample 2) is read as it always was: the lines that build printed.
+engine datagen --read "$here/data/records-v1.games" >"$tmp/v1.txt" 2>"$tmp/err"; status=$?
+check "--read of a version-1 file gives its lines as before (status $status, $(cat "$tmp/err"))" \
+  eval '[ $status -eq 0 ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/v1.txt" "$here/data/records-v1.txt"'
 # Damaged files: --read prints the games before the damage and no byte of a damaged block, then
 # one error line naming the file and the game, status 1. The trainer refuses the file.
 size=$(wc -c <"$tmp/g.games")
@@ -91,6 +97,91 @@ expect_damage "$tmp/cut.games" truncated 'truncated'
 expect_damage "$tmp/flip.games" damaged 'damaged'
 cp "$tmp/t1" "$tmp/foreign.games"
 expect_damage "$tmp/foreign.games" foreign 'not a file of game records'
+
+# --pack: lines kept as records without loss. A file of every kind of line: a game joined over a
+# castling and 9 plies, an en passant square reached and taken, a promotion, the fifty-move
+# clock past 100, a line repeated, a FEN whose every field is as wide as it goes, a FEN that is
+# not as the rules write it (its en passant square dropped) and one of four fields (kept as they
+# stand), scores at the records' bounds. --read gives back its bytes, the joins found (16 lines
+# in 8 games), the same file with 1 and 2 threads.
+fen_after() { printf 'position %s moves %s\nd\nquit\n' "$1" "$2" | "$ENGINE" | sed -n 's/^fen //p'; }
+opening="e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8e7 e1g1"
+{ echo "$(fen_after startpos "") | 20 | 1.0"
+  echo "$(fen_after startpos "$opening") | 35 | 1.0"
+  echo "$(fen_after startpos "$opening e8g8 c2c3") | 30 | 1.0"
+  echo "$(fen_after startpos "e2e4 a7a6") | 12 | 0.5"
+  echo "$(fen_after startpos "e2e4 a7a6 e4e5 d7d5") | 10 | 0.5"
+  echo "$(fen_after startpos "e2e4 a7a6 e4e5 d7d5 e5d6 a6a5") | 150 | 0.5"
+  echo "8/P5k1/8/8/8/8/6K1/8 w - - 0 60 | 800 | 1.0"
+  echo "$(fen_after "fen 8/P5k1/8/8/8/8/6K1/8 w - - 0 60" "a7a8q g7f6") | 1500 | 1.0"
+  echo "8/8/4k3/8/8/4K3/8/7R w - - 97 80 | 600 | 1.0"
+  echo "$(fen_after "fen 8/8/4k3/8/8/4K3/8/7R w - - 97 80" "e3d3 e6d6 h1h2") | 610 | 1.0"
+  echo "$(fen_after "fen 8/8/4k3/8/8/4K3/8/7R w - - 97 80" "e3d3 e6d6 h1h2 d6c6") | 620 | 1.0"
+  echo "$(fen_after "fen 8/8/4k3/8/8/4K3/8/7R w - - 97 80" "e3d3 e6d6 h1h2 d6c6") | 620 | 1.0"
+  echo "r3k2r/1p1p1p1p/1p1p1n1b/1P1PpP1P/P1P3P1/8/8/R3K2R w KQkq e6 999999 999999 | -32767 | 0.0"
+  echo "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 | 0 | 0.0"
+  echo "$(fen_after startpos "e2e4 e7e5") | 32767 | 0.0"
+  echo "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - | 7 | 0.0"; } >"$tmp/kinds.txt"
+check "the lines to pack hold the kinds asked for (en passant square, promotion, clock 100)" \
+  eval 'grep -q " d6 0 3 |" "$tmp/kinds.txt" && grep -q "^Q7/" "$tmp/kinds.txt" && grep -q " - 100 81 |" "$tmp/kinds.txt"'
+engine datagen --pack "$tmp/kinds.txt" --out "$tmp/kinds.games" --threads 2 >"$tmp/stdout" 2>"$tmp/err"; status=$?
+engine datagen --read "$tmp/kinds.games" >"$tmp/kinds.back" 2>/dev/null
+check "--pack: status 0, nothing on stdout, no .tmp, a progress line (status $status, $(tail -1 "$tmp/err"))" \
+  eval '[ $status -eq 0 ] && [ ! -s "$tmp/stdout" ] && [ ! -e "$tmp/kinds.games.tmp" ] && grep -q "^datagen: 16 lines in [0-9]* games" "$tmp/err"'
+check "--read of the packed lines gives their bytes back" cmp -s "$tmp/kinds.txt" "$tmp/kinds.back"
+check "the lines' joins are found: castling, 9 plies, en passant, promotion, the clock past 100 ($(tail -1 "$tmp/err"))" \
+  grep -q "^datagen: 16 lines in 8 games" "$tmp/err"
+check "the packed lines are records of version 2 with the lines flag" \
+  eval '[ "$(od -An -tu1 -j8 -N2 "$tmp/kinds.games" | tr -s " ")" = " 2 2" ]'
+engine datagen --pack "$tmp/kinds.txt" --out "$tmp/kinds1.games" --threads 1 >/dev/null 2>&1
+check "--pack writes the same bytes with 1 and 2 threads" cmp -s "$tmp/kinds.games" "$tmp/kinds1.games"
+engine datagen --pack - --out "$tmp/stdin.games" <"$tmp/kinds.txt" >/dev/null 2>&1; status=$?
+check "--pack - reads standard input (status $status)" \
+  eval '[ $status -eq 0 ] && engine datagen --read "$tmp/stdin.games" 2>/dev/null | cmp -s - "$tmp/kinds.txt"'
+# datagen's own lines, one quiet position in two: games of plies apart, joined
+engine datagen --games 3 --nodes 400 --seed 11 --sample 2 --threads 1 >"$tmp/sampled.txt" 2>/dev/null
+engine datagen --pack "$tmp/sampled.txt" --out "$tmp/sampled.games" >/dev/null 2>"$tmp/err"; status=$?
+check "--pack of sampled games gives their lines back, most joined (status $status, $(tail -1 "$tmp/err"))" \
+  eval '[ $status -eq 0 ] && engine datagen --read "$tmp/sampled.games" 2>/dev/null | cmp -s - "$tmp/sampled.txt" \
+    && [ "$(sed -n "s/.*(\([0-9]*\)\.[0-9]% joined).*/\1/p" "$tmp/err")" -ge 80 ]'
+# a file of records of version 1 (and one of version 2) rewritten as version 2 without loss
+engine datagen --pack "$here/data/records-v1.games" --out "$tmp/v2.games" >/dev/null 2>"$tmp/err"; status=$?
+check "--pack rewrites a version-1 file as version 2, the same lines (status $status, $(tail -1 "$tmp/err"))" \
+  eval '[ $status -eq 0 ] && [ "$(od -An -tu1 -j8 -N1 "$tmp/v2.games" | tr -d " ")" = 2 ] \
+    && engine datagen --read "$tmp/v2.games" 2>/dev/null | cmp -s - "$here/data/records-v1.txt" && grep -q "^datagen: 4 games, 122 positions" "$tmp/err"'
+engine datagen --pack "$tmp/kinds.games" --out "$tmp/again.games" >/dev/null 2>&1; status=$?
+check "--pack of a file of version 2 gives the same lines (status $status)" \
+  eval '[ $status -eq 0 ] && engine datagen --read "$tmp/again.games" 2>/dev/null | cmp -s - "$tmp/kinds.txt"'
+# Hostile lines: one error line naming the line, status 1, no file left behind.
+start_fen=$(fen_after startpos "")
+expect_pack_error() {
+  local what=$1 line=$2 pattern=$3
+  { head -2 "$tmp/kinds.txt"; printf '%s\n' "$line"; tail -3 "$tmp/kinds.txt"; } >"$tmp/bad.txt"
+  engine datagen --pack "$tmp/bad.txt" --out "$tmp/bad.games" >"$tmp/out" 2>"$tmp/err"; local got=$?
+  check "--pack of $what: status 1, one error line naming line 3, no file ($got, $(cat "$tmp/err"))" \
+    eval '[ "$got $(wc -l <"$tmp/err")" = "1 1" ] && grep -q "^error: datagen: $tmp/bad.txt line 3: .*$pattern" "$tmp/err" \
+      && [ ! -e "$tmp/bad.games" ] && [ ! -e "$tmp/bad.games.tmp" ] && [ ! -s "$tmp/out" ]'
+}
+expect_pack_error "a malformed line" "not a line of training data" "not FEN | SCORE | RESULT"
+expect_pack_error "an illegal FEN" "8/8/8/8/8/8/8/8 w - - 0 1 | 5 | 1.0" "illegal FEN"
+expect_pack_error "a score out of range" "$start_fen | 40000 | 1.0" "out of range"
+expect_pack_error "a score written with a sign" "$start_fen | +5 | 1.0" "not a whole number written plainly"
+expect_pack_error "a result of 1" "$start_fen | 5 | 1" "result '1' is not"
+expect_pack_error "a result of 2.0" "$start_fen | 5 | 2.0" "result '2.0' is not"
+expect_pack_error "a line ended by CR LF" "$start_fen | 5 | 1.0"$'\r' "is not 1.0"
+printf '%s | 5 | 1.0' "$start_fen" >"$tmp/bad.txt"
+engine datagen --pack "$tmp/bad.txt" --out "$tmp/bad.games" >/dev/null 2>"$tmp/err"; status=$?
+check "--pack of a last line without its newline: status 1, one error line ($status, $(cat "$tmp/err"))" \
+  eval '[ $status -eq 1 ] && grep -q "line 1: no newline" "$tmp/err" && [ ! -e "$tmp/bad.games" ]'
+if command -v xz >/dev/null; then
+  xz -c "$tmp/kinds.txt" >"$tmp/kinds.txt.xz"
+  engine datagen --pack "$tmp/kinds.txt.xz" --out "$tmp/bad.games" >/dev/null 2>"$tmp/err"; status=$?
+  check "--pack of an xz file: status 1, one error line saying to pipe it ($status, $(cat "$tmp/err"))" \
+    eval '[ $status -eq 1 ] && grep -q "compressed by xz" "$tmp/err" && [ ! -e "$tmp/bad.games" ]'
+fi
+engine datagen --pack "$tmp/missing.txt" --out "$tmp/bad.games" >/dev/null 2>"$tmp/err"; status=$?
+check "--pack of a missing file: status 1, one error line ($status, $(cat "$tmp/err"))" \
+  eval '[ $status -eq 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -e "$tmp/bad.games" ]'
 
 # --hours stops taking games when the time is up; SIGTERM stops at once: each keeps every
 # finished game in FILE, which --read takes whole.
@@ -169,6 +260,10 @@ expect_usage datagen --hours 0 --nodes 500 --seed 1
 expect_usage datagen --hours x --nodes 500 --seed 1
 expect_usage datagen --read
 expect_usage datagen --read "$tmp/g.games" --games 2
+expect_usage datagen --pack "$tmp/kinds.txt"
+expect_usage datagen --pack "$tmp/kinds.txt" --out "$tmp/kinds.txt.out"
+expect_usage datagen --pack "$tmp/kinds.txt" --out "$tmp/p.games" --games 2
+expect_usage datagen --pack "$tmp/kinds.txt" --out "$tmp/p.games" --threads 0
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -2,8 +2,9 @@
  * (modes/gamefile.c, `make fuzz`). An input is a file; its first byte chooses how it is read. 0:
  * as it is. 1: with the header's and each block's checksum made right first, so that damage
  * reaches the decoding behind them. Beyond the sanitizers it checks that the reader ends every
- * file, that each game it returns is whole (every move legal, each training position quiet),
- * and that the writer writes it back to a file the reader gives back unchanged. Built with
+ * file, that each game it returns is whole (every move legal, each training position quiet but
+ * in a file of lines, the position after the last move a training one only there), and that the
+ * writer (version 2) writes it back to a file the reader gives back unchanged. Built with
  * -DFUZZ_REPLAY it runs the files it is given once each instead (tests/robust.sh replays
  * tests/fuzz-corpus/gamefile/ that way, without libFuzzer). */
 #include "../modes/gamefile.h"
@@ -83,30 +84,33 @@ static FILE *file_of(const uint8_t *bytes, size_t size)
     return f;
 }
 
-/* Checks that g is whole: every training position quiet (its moves are legal by decoding). */
-static void check_game(const GameRecord *g)
+/* Checks that g, read from a file with these flags, is whole: every training position quiet
+ * unless the games are lines joined, which alone may end on one (its moves are legal by decoding). */
+static void check_game(const GameRecord *g, int flags)
 {
     Board b = g->start;
-    int i;
+    int i, lines = (flags & GAMEFILE_LINES) != 0;
     expect(g->ply_count >= 0 && g->ply_count <= GAMEFILE_MAX_PLIES, "a ply count within the format's");
     for (i = 0; i < g->ply_count; i++) {
         Undo u;
         expect(move_is_legal(&b, g->moves[i]), "every move legal");
-        expect(!g->training[i] || (!board_in_check(&b) && move_is_quiet(&b, g->moves[i])), "training positions quiet");
+        expect(!g->training[i] || lines || (!board_in_check(&b) && move_is_quiet(&b, g->moves[i])), "training positions quiet");
         board_make(&b, g->moves[i], &u);
     }
+    expect(!g->training[g->ply_count] || lines, "a game ends on a training position in a file of lines alone");
 }
 
-/* Writes g to a new file of records and reads it back: the same game. */
-static void check_round_trip(const GameRecord *g)
+/* Writes g to a new file of records with these flags and reads it back: the same game. */
+static void check_round_trip(const GameRecord *g, int flags)
 {
     static GameRecord back, after;
     GameWriter writer;
     GameReader reader;
     char err[600], fens[2][FEN_MAX];
+    int i;
     FILE *f = tmpfile();
     expect(f != NULL, "a temporary file");
-    expect(gamefile_create(&writer, f, GAMEFILE_RESCORED, "fuzz") && gamefile_write(&writer, g) && gamefile_finish(&writer),
+    expect(gamefile_create(&writer, f, flags, "fuzz") && gamefile_write(&writer, g) && gamefile_finish(&writer),
            "a decoded game written");
     rewind(f);
     expect(gamefile_open(&reader, f, "round trip", err, sizeof err) && gamefile_next(&reader, &back, err, sizeof err) == 1
@@ -115,10 +119,11 @@ static void check_round_trip(const GameRecord *g)
     fclose(f);
     board_to_fen(&g->start, fens[0]);
     board_to_fen(&back.start, fens[1]);
-    expect(strcmp(fens[0], fens[1]) == 0 && back.result == g->result && back.ply_count == g->ply_count
-           && memcmp(back.moves, g->moves, sizeof g->moves[0] * (size_t)g->ply_count) == 0
-           && memcmp(back.scores, g->scores, sizeof g->scores[0] * (size_t)g->ply_count) == 0
-           && memcmp(back.training, g->training, (size_t)g->ply_count) == 0, "the game read back unchanged");
+    expect(strcmp(fens[0], fens[1]) == 0 && strcmp(back.start_fen, g->start_fen) == 0 && back.result == g->result
+           && back.ply_count == g->ply_count && memcmp(back.moves, g->moves, sizeof g->moves[0] * (size_t)g->ply_count) == 0
+           && memcmp(back.training, g->training, (size_t)g->ply_count + 1) == 0, "the game read back unchanged");
+    for (i = 0; i <= g->ply_count; i++)
+        expect(!g->training[i] || back.scores[i] == g->scores[i], "each training position's score read back unchanged");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -139,8 +144,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     f = file_of(file, size - 1);
     if (gamefile_open(&reader, f, "fuzz", err, sizeof err)) {
         while ((got = gamefile_next(&reader, &g, err, sizeof err)) == 1) {
-            check_game(&g);
-            check_round_trip(&g);
+            check_game(&g, reader.flags);
+            check_round_trip(&g, reader.flags);
             expect(++games <= (long)size, "the reader ends");
         }
         expect(got == 0 || strncmp(err, "fuzz: game ", 11) == 0, "an error names the file and the game");

@@ -217,9 +217,29 @@ read -r half_train half_valid < <(counts "$tmp/share-d.games-0.5.log"); read -r 
 check '[ -n "$add_train" ] && [ "$add_valid" = "$half_valid" ] && [ "$add_train" = $((half_train + $(wc -l <"$tmp/d.txt"))) ] \
   && grep -q "d.txt.xz: .* all trained on (--add)" "$tmp/add.log" && grep -q "^ \* Command: .* --add d.txt.xz" "$tmp/f-d.games/add.h"' \
   "train --add: every line of the added file trained on, the other file's share and held-out games as before ($half_train $half_valid, $add_train $add_valid)"
-sha=$(sha256sum "$tmp/d.games.xz" | cut -d' ' -f1)
-check 'grep -q "^ \* Data: d.games.xz, SHA-256 $sha, [0-9]* positions$" "$tmp/f-d.games.xz/nnue.h" && ! sed -n "1,/\*\//p" "$tmp/f-d.games.xz/nnue.h" | grep -q "$tmp"' \
-  "train names its data by base name and SHA-256, and no folder of this machine: $(grep -m2 "Command\|Data" "$tmp/f-d.games.xz/nnue.h")"
+sha=$(sha256sum "$tmp/d.games.xz" | cut -d' ' -f1); lines_sha=$(sha256sum <"$tmp/d.txt" | cut -d' ' -f1)
+check 'grep -q "^ \* Data: d.games.xz, SHA-256 $sha, lines SHA-256 $lines_sha, [0-9]* positions$" "$tmp/f-d.games.xz/nnue.h" \
+  && grep -q "^ \* Data: d.txt.xz, SHA-256 [0-9a-f]*, lines SHA-256 $lines_sha, " "$tmp/f-d.txt.xz/nnue.h" && ! sed -n "1,/\*\//p" "$tmp/f-d.games.xz/nnue.h" | grep -q "$tmp"' \
+  "train names its data by base name, SHA-256 and the SHA-256 of its lines (those of --read), and no folder of this machine: $(grep -m2 "Command\|Data" "$tmp/f-d.games.xz/nnue.h")"
+# lineage by content: the lines packed (datagen --pack) give the network of their text, byte for
+# byte, under the same lines SHA-256; --lineage TABLE takes a file of the stem a Data line names
+# when it gives that line's lines, and refuses one that does not (nothing written)
+mkdir -p "$tmp/packed" "$tmp/other" "$tmp/f-packed"
+timeout -k 1 $HANG_SECONDS "$ENGINE" datagen --pack "$tmp/d.txt" --out "$tmp/packed/d.games" 2>/dev/null
+(cd "$tmp/f-packed" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$tmp/packed/d.games" --out nnue.h --epochs 1 --batch 64 \
+  --hidden 16 --seed 3 --lineage "$tmp/f-d.txt.xz/nnue.h" >"$tmp/f-packed.log" 2>&1); status=$?
+check '[ $status -eq 0 ] && cmp -s <(weights "$tmp/f-d.txt.xz/nnue.h") <(weights "$tmp/f-packed/nnue.h") \
+  && grep -q "^ \* Data: d.games, SHA-256 [0-9a-f]*, lines SHA-256 $lines_sha, " "$tmp/f-packed/nnue.h"' \
+  "train on the lines packed gives the network of their text, their lines named the same (status $status): $(grep -m1 Data "$tmp/f-packed/nnue.h")"
+check 'grep -q "^d.games: the same lines, as .* names d.txt.xz" "$tmp/f-packed.log" && ! grep -q -- "--lineage" "$tmp/f-packed/nnue.h"' \
+  "train --lineage: a packed file stands for the text a Data line names, and the Command line leaves the check out: $(grep "same lines" "$tmp/f-packed.log")"
+head -60 "$tmp/d.txt" >"$tmp/other/d.txt"
+(cd "$tmp/f-packed" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$tmp/other/d.txt" --out other.h --epochs 0 \
+  --hidden 16 --lineage "$tmp/f-d.txt.xz/nnue.h" >/dev/null 2>"$tmp/lineage.err"); status=$?
+check '[ $status -eq 1 ] && [ "$(wc -l <"$tmp/lineage.err")" = 1 ] && grep -q "d.txt is not the data .* names as d.txt.xz: lines SHA-256" "$tmp/lineage.err" \
+  && [ ! -e "$tmp/f-packed/other.h" ]' "train --lineage refuses a file of that stem with other lines, writing nothing: $(cat "$tmp/lineage.err")"
+check 'make -s -n train | grep -q -- "--lineage tables/nnue.h" && ! make -s -n train LINEAGE= | grep -q -- "--lineage"' \
+  "make train checks the data against tables/nnue.h's Data lines (--lineage), and not with LINEAGE="
 timeout -k 1 $HANG_SECONDS ./tools/train --data "$tmp/missing.txt" --out "$tmp/m.h" >/dev/null 2>"$tmp/m.err"; status=$?
 check '[ $status -ne 0 ] && grep -q "cannot read" "$tmp/m.err" && [ ! -e "$tmp/m.h" ] && [ ! -e "$tmp/m-shape.h" ]' \
   "train: a missing file is an error and writes nothing: $(cat "$tmp/m.err")"

@@ -8,19 +8,18 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { LINE_MAX_BYTES = 512, PATH_MAX_BYTES = 4096 };
 
-/* The training positions of a file of game records on their way to a LabelledVisit. */
+/* A SHA-256 in progress: the state, the block being filled and the bytes taken so far. */
 typedef struct {
-    LabelledVisit visit;
-    void *context;
-    int held_out;
-    long limit;
-    LabelledCount *count;
-} RecordVisit;
+    uint32_t state[8];
+    uint8_t block[64];
+    uint64_t bytes;
+} Sha256;
 
 /* Where each game of a file goes (game_choose): every hold_out-th game is held out (none when
  * hold_out is 0); of the others, a share (at most 1) is trained on, spread evenly through the
@@ -32,12 +31,57 @@ typedef struct {
 } GameChoice;
 enum { GAME_TRAINED, GAME_HELD_OUT, GAME_PASSED };
 
-/* A SHA-256 in progress: the state, the block being filled and the bytes taken so far. */
+/* How a run of lines is cut into games (line_game): the last line's result, move number and
+ * pieces, and where its game goes (GAME_*). */
 typedef struct {
-    uint32_t state[8];
-    uint8_t block[64];
-    uint64_t bytes;
-} Sha256;
+    double result;
+    int fullmove, pieces, game;
+} LineGames;
+
+/* The training positions of a file of game records on their way to a LabelledVisit: where the
+ * record at hand goes (GAME_*), or, in a file of lines, where each position's line goes as if it
+ * were read as a line; the counts and the lines' SHA-256. */
+typedef struct {
+    LabelledVisit visit;
+    void *context;
+    int game, by_line;
+    LineGames games;
+    GameChoice *choice;
+    long limit;
+    LabelledCount *count;
+    Sha256 *lines;
+} RecordVisit;
+
+/* A file of records being read: its blocks taken in turn (gamefile_take_block) by RECORD_DECODERS
+ * threads, each decoding its block's games into one of RECORD_SLOTS slots, which the caller's
+ * thread takes in the blocks' order to replay, count and visit (taken and consumed count blocks;
+ * `ended` once a block was the file's end or damaged, `stop` once the caller wants no more,
+ * `waiting`: threads asleep on `changed`). */
+enum { RECORD_DECODERS = 2, RECORD_SLOTS = 4 };
+typedef struct {
+    GameRecord games[GAMEFILE_BLOCK_GAMES];
+    long number;        /* the block's in the file */
+    int count;          /* its games decoded */
+    int got;            /* 1: all of them; 0: the file ended before it; -1: damaged after `count` games */
+    int ready;
+    char err[600];
+} DecodedBlock;
+typedef struct {
+    GameReader reader;
+    DecodedBlock slots[RECORD_SLOTS];
+    long taken, consumed;
+    int ended, stop, waiting;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+} RecordQueue;
+
+/* A file of lines read in large pieces, each byte taken into the lines' SHA-256 as it is read. */
+typedef struct {
+    FILE *file;
+    Sha256 lines;
+    size_t at, filled;
+    uint8_t buffer[1 << 16];
+} TextSource;
 
 /* prototypes */
 static char *trim(char *s);
@@ -45,11 +89,19 @@ static int parse_line(char *line, Board *b, int *score, double *result, char *wh
 static FILE *input_open(const char *path, int *piped, char *err, size_t err_size);
 static int input_close(FILE *f, int piped);
 static int game_choose(GameChoice *c);
+static int line_game(LineGames *g, const Board *b, double result, GameChoice *choice);
+static int source_line(TextSource *source, char *line, size_t size, int *too_long);
+static int source_more(TextSource *source);
 static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                       LabelledCount *count, char *err, size_t err_size);
 static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                         LabelledCount *count, char *err, size_t err_size);
-static int record_position(void *context, const Board *b, int score, int result);
+static void *records_decode(void *arg);
+static void queue_wait(RecordQueue *q);
+static int record_position(void *context, const Board *b, const char *fen, int score, int result);
+static int lineage_check(const ToolOptions *o, char *err, size_t err_size);
+static int lineage_line(const char *line, char *name, size_t name_size, char *sha, char *lines_sha);
+static size_t name_stem(const char *name);
 static void sha256_block(uint32_t *state, const uint8_t *block);
 static void sha256_start(Sha256 *h);
 static void sha256_add(Sha256 *h, const uint8_t *data, size_t size);
@@ -178,25 +230,75 @@ static int game_choose(GameChoice *c)
     return floor((double)(k + 1) * c->share) > floor((double)k * c->share) ? GAME_TRAINED : GAME_PASSED;
 }
 
+/* Reads the next line of source into line, with its newline (at most size - 1 bytes; a longer
+ * line is read to its end, dropped, and *too_long set); returns 0 at the end of the file. */
+static int source_line(TextSource *source, char *line, size_t size, int *too_long)
+{
+    size_t kept = 0;
+    *too_long = 0;
+    for (;;) {
+        const uint8_t *end;
+        size_t take, keep;
+        if (source->at == source->filled && !source_more(source)) {
+            line[kept] = '\0';
+            return kept > 0 || *too_long;
+        }
+        end = memchr(source->buffer + source->at, '\n', source->filled - source->at);
+        take = (end ? (size_t)(end - source->buffer) + 1 : source->filled) - source->at;
+        keep = take < size - 1 - kept ? take : size - 1 - kept;
+        *too_long |= keep < take;
+        memcpy(line + kept, source->buffer + source->at, keep);
+        kept += keep;
+        source->at += take;
+        if (end) {
+            line[kept] = '\0';
+            return 1;
+        }
+    }
+}
+
+/* Reads the next piece of the file into source's buffer (taking it into the lines' SHA-256);
+ * returns 0 at the end of the file. */
+static int source_more(TextSource *source)
+{
+    source->at = 0;
+    source->filled = fread(source->buffer, 1, sizeof source->buffer, source->file);
+    sha256_add(&source->lines, source->buffer, source->filled);
+    return source->filled > 0;
+}
+
+/* Returns where the line of board b with this result goes (GAME_*), its game's: a new game begins
+ * where the result changes, the move number falls or the pieces grow in number. */
+static int line_game(LineGames *g, const Board *b, double result, GameChoice *choice)
+{
+    int pieces = bit_count(b->occupied[WHITE] | b->occupied[BLACK]);
+    if (result != g->result || b->fullmove < g->fullmove || pieces > g->pieces)
+        g->game = game_choose(choice);
+    g->result = result;
+    g->fullmove = b->fullmove;
+    g->pieces = pieces;
+    return g->game;
+}
+
 /* labelled_read's lines. */
 static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                       LabelledCount *count, char *err, size_t err_size)
 {
+    static TextSource source;
     char line[LINE_MAX_BYTES], why[300];
     long number = 0;
-    int stopped = 0, last_fullmove = 0, last_pieces = 0, game = GAME_TRAINED;
-    double last_result = -1;
-    while (!stopped && (limit <= 0 || number < limit) && fgets(line, sizeof line, f)) {
+    int stopped = 0, too_long;
+    LineGames games = { -1, 0, 0, GAME_TRAINED };
+    source.file = f;
+    source.at = source.filled = 0;
+    sha256_start(&source.lines);
+    while (!stopped && (limit <= 0 || number < limit) && source_line(&source, line, sizeof line, &too_long)) {
         Board b;
-        int score, pieces, too_long = strchr(line, '\n') == NULL && !feof(f);
+        int score, game;
         double result;
         number++;
-        if (too_long) {
-            int c;
-            while ((c = fgetc(f)) != EOF && c != '\n')
-                ;
+        if (too_long)
             snprintf(why, sizeof why, "longer than %d bytes", LINE_MAX_BYTES - 2);
-        }
         if (!too_long && *trim(line) == '\0')
             continue;
         count->lines++;
@@ -206,12 +308,7 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
                         path, number, why);
             continue;
         }
-        pieces = bit_count(b.occupied[WHITE] | b.occupied[BLACK]);
-        if (result != last_result || b.fullmove < last_fullmove || pieces > last_pieces)
-            game = game_choose(choice);
-        last_result = result;
-        last_fullmove = b.fullmove;
-        last_pieces = pieces;
+        game = line_game(&games, &b, result, choice);
         if (game == GAME_PASSED) {
             count->passed++;
             continue;
@@ -219,7 +316,9 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
         count->good++;
         stopped = visit(context, &b, score, result, game == GAME_HELD_OUT) != 0;
     }
-    count->cut = limit > 0 && number >= limit && !feof(f);
+    count->cut = limit > 0 && number >= limit && (source.at < source.filled || source_more(&source));
+    if (!count->cut)
+        sha256_end(&source.lines, count->lines_sha256);
     if (stopped) {
         snprintf(err, err_size, "%s: stopped at line %ld", path, number);
         return 0;
@@ -237,46 +336,140 @@ static int lines_read(FILE *f, const char *path, LabelledVisit visit, void *cont
 static int records_read(FILE *f, const char *path, LabelledVisit visit, void *context, long limit, GameChoice *choice,
                         LabelledCount *count, char *err, size_t err_size)
 {
-    static GameRecord record;
-    GameReader reader;
+    static RecordQueue queue;
+    RecordQueue *q = &queue;
     RecordVisit each;
-    int got = 0, stopped = 0;
+    Sha256 lines;
+    pthread_t threads[RECORD_DECODERS];
+    int started = 0, stopped = 0, got = 1, i;
+    long number;
+    LineGames games = { -1, 0, 0, GAME_TRAINED };
+    if (!gamefile_open(&q->reader, f, path, err, err_size))
+        return 0;
+    q->taken = q->consumed = 0;
+    q->ended = q->stop = q->waiting = 0;
+    for (i = 0; i < RECORD_SLOTS; i++)
+        q->slots[i].ready = 0;
+    pthread_mutex_init(&q->lock, NULL);
+    pthread_cond_init(&q->changed, NULL);
+    while (started < RECORD_DECODERS && pthread_create(&threads[started], NULL, records_decode, q) == 0)
+        started++;
     each.visit = visit;
     each.context = context;
+    each.games = games;
+    each.choice = choice;
     each.limit = limit;
     each.count = count;
-    if (!gamefile_open(&reader, f, path, err, err_size))
-        return 0;
-    while (!stopped && (limit <= 0 || count->good < limit) && (got = gamefile_next(&reader, &record, err, err_size)) == 1) {
-        int game = game_choose(choice);
-        count->lines++;
-        if (game == GAME_PASSED) {
-            int ply;
-            for (ply = 0; ply < record.ply_count; ply++)
-                count->passed += record.training[ply] != 0;
-            continue;
+    each.lines = &lines;
+    each.by_line = (q->reader.flags & GAMEFILE_LINES) != 0;
+    sha256_start(&lines);
+    for (number = 0; started > 0 && got == 1 && !stopped && (limit <= 0 || count->good < limit); number++) {
+        DecodedBlock *block = &q->slots[number % RECORD_SLOTS];
+        pthread_mutex_lock(&q->lock);
+        while (!(block->ready && block->number == number))
+            queue_wait(q);
+        pthread_mutex_unlock(&q->lock);
+        for (i = 0; i < block->count && !stopped && (limit <= 0 || count->good < limit); i++) {
+            count->lines++;
+            if (!each.by_line)
+                each.game = game_choose(choice);
+            stopped = gamefile_visit(&block->games[i], record_position, &each) < 0;
         }
-        each.held_out = game == GAME_HELD_OUT;
-        stopped = gamefile_visit(&record, record_position, &each) < 0;
+        got = i < block->count ? 1 : block->got;
+        if (got < 0)
+            snprintf(err, err_size, "%s", block->err);
+        pthread_mutex_lock(&q->lock);
+        block->ready = 0;
+        q->consumed++;
+        if (q->waiting)
+            pthread_cond_broadcast(&q->changed);
+        pthread_mutex_unlock(&q->lock);
     }
-    gamefile_close(&reader);
-    count->cut = got == 1 && limit > 0 && count->good >= limit;
-    if (stopped)
+    pthread_mutex_lock(&q->lock);
+    q->stop = 1;
+    pthread_cond_broadcast(&q->changed);
+    pthread_mutex_unlock(&q->lock);
+    for (i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    gamefile_close(&q->reader);
+    pthread_mutex_destroy(&q->lock);
+    pthread_cond_destroy(&q->changed);
+    count->cut = got == 1 && !stopped;
+    if (got == 0)
+        sha256_end(&lines, count->lines_sha256);
+    if (started == 0)
+        snprintf(err, err_size, "cannot start a thread to read %s", path);
+    else if (stopped)
         snprintf(err, err_size, "%s: stopped at game %ld", path, count->lines);
     else if (got >= 0 && count->good == 0)
         snprintf(err, err_size, "%s holds no training position (%ld games)", path, count->lines);
-    return !stopped && got >= 0 && count->good > 0;
+    return started > 0 && !stopped && got >= 0 && count->good > 0;
 }
 
-/* Hands one training position of a record to the LabelledVisit (a TrainingVisit): returns 1 at
- * the limit, -1 when the visitor stops. */
-static int record_position(void *context, const Board *b, int score, int result)
+/* A thread that decodes a file of records (arg: the RecordQueue): it takes the next block in
+ * turn, once a slot is free, and decodes its games into the slot, until the file ends or is
+ * damaged or the caller stops. */
+static void *records_decode(void *arg)
+{
+    RecordQueue *q = arg;
+    GameReader block;
+    memset(&block, 0, sizeof block);
+    for (;;) {
+        DecodedBlock *slot;
+        int got, next = 1;
+        pthread_mutex_lock(&q->lock);
+        while (!q->stop && !q->ended && q->taken - q->consumed == RECORD_SLOTS)
+            queue_wait(q);
+        if (q->stop || q->ended) {
+            pthread_mutex_unlock(&q->lock);
+            break;
+        }
+        slot = &q->slots[q->taken % RECORD_SLOTS];
+        slot->number = q->taken++;
+        slot->err[0] = '\0';
+        got = gamefile_take_block(&q->reader, &block, slot->err, sizeof slot->err);
+        q->ended = got <= 0;
+        pthread_mutex_unlock(&q->lock);
+        for (slot->count = 0; got == 1 && (next = gamefile_next(&block, &slot->games[slot->count], slot->err, sizeof slot->err)) == 1;)
+            slot->count++;
+        slot->got = got == 1 ? (next < 0 ? -1 : 1) : got;
+        pthread_mutex_lock(&q->lock);
+        q->ended |= slot->got < 0;
+        slot->ready = 1;
+        if (q->waiting)
+            pthread_cond_broadcast(&q->changed);
+        pthread_mutex_unlock(&q->lock);
+    }
+    gamefile_close(&block);
+    return NULL;
+}
+
+/* Sleeps on the queue's `changed` (its lock held), counted among the waiting. */
+static void queue_wait(RecordQueue *q)
+{
+    q->waiting++;
+    pthread_cond_wait(&q->changed, &q->lock);
+    q->waiting--;
+}
+
+/* Takes one training position of a record (a TrainingVisit) into the lines' SHA-256, as the line
+ * `datagen --read` prints, and hands it to the LabelledVisit unless its game is passed over (in a
+ * file of lines, its line's game as lines_read would cut them): returns 1 at the limit, -1 when
+ * the visitor stops. */
+static int record_position(void *context, const Board *b, const char *fen, int score, int result)
 {
     RecordVisit *each = context;
-    if (each->limit > 0 && each->count->good >= each->limit)
+    char line[FEN_MAX + 32];
+    int game = each->by_line ? line_game(&each->games, b, result / 2.0, each->choice) : each->game;
+    if (game != GAME_PASSED && each->limit > 0 && each->count->good >= each->limit)
         return 1;
+    sha256_add(each->lines, (const uint8_t *)line, (size_t)gamefile_line(line, sizeof line, fen, score, result));
+    if (game == GAME_PASSED) {
+        each->count->passed++;
+        return 0;
+    }
     each->count->good++;
-    return each->visit(each->context, b, score, result / 2.0, each->held_out) != 0 ? -1 : 0;
+    return each->visit(each->context, b, score, result / 2.0, game == GAME_HELD_OUT) != 0 ? -1 : 0;
 }
 
 /* SHA-256 (FIPS 180-4): the round constants and one 64-byte block into the state. */
@@ -295,23 +488,34 @@ static const uint32_t SHA256_K[64] = {
 
 static void sha256_block(uint32_t *state, const uint8_t *block)
 {
-    uint32_t w[64], v[8], t1, t2;
+    uint32_t w[64], a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6], h = state[7];
+    uint32_t t1, t2;
     int i;
     for (i = 0; i < 16; i++)
         w[i] = (uint32_t)block[4 * i] << 24 | (uint32_t)block[4 * i + 1] << 16 | (uint32_t)block[4 * i + 2] << 8 | block[4 * i + 3];
     for (i = 16; i < 64; i++)
         w[i] = w[i - 16] + (ROTATE(w[i - 15], 7) ^ ROTATE(w[i - 15], 18) ^ w[i - 15] >> 3) + w[i - 7]
              + (ROTATE(w[i - 2], 17) ^ ROTATE(w[i - 2], 19) ^ w[i - 2] >> 10);
-    memcpy(v, state, sizeof v);
     for (i = 0; i < 64; i++) {
-        t1 = v[7] + (ROTATE(v[4], 6) ^ ROTATE(v[4], 11) ^ ROTATE(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) + SHA256_K[i] + w[i];
-        t2 = (ROTATE(v[0], 2) ^ ROTATE(v[0], 13) ^ ROTATE(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-        memmove(v + 1, v, 7 * sizeof v[0]);
-        v[4] += t1;
-        v[0] = t1 + t2;
+        t1 = h + (ROTATE(e, 6) ^ ROTATE(e, 11) ^ ROTATE(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[i] + w[i];
+        t2 = (ROTATE(a, 2) ^ ROTATE(a, 13) ^ ROTATE(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        h = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
     }
-    for (i = 0; i < 8; i++)
-        state[i] += v[i];
+    state[0] += a;
+    state[1] += b;
+    state[2] += c;
+    state[3] += d;
+    state[4] += e;
+    state[5] += f;
+    state[6] += g;
+    state[7] += h;
 }
 
 static void sha256_start(Sha256 *h)
@@ -545,8 +749,8 @@ static int shared_option(ToolOptions *o, const char *key, const char *value)
         o->data[o->data_count++] = value;
         return 1;
     }
-    if (strcmp(key, "--out") == 0) {
-        o->out = value;
+    if (strcmp(key, "--out") == 0 || strcmp(key, "--lineage") == 0) {
+        *(key[2] == 'o' ? &o->out : &o->lineage) = value;
         return 1;
     }
     if (strcmp(key, "--seed") == 0 || strcmp(key, "--limit") == 0) {
@@ -602,7 +806,7 @@ int tool_options(int argc, char **argv, ToolOptions *o, void (*usage)(FILE *out)
 int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure)
 {
     LabelledCount count;
-    char err[400];
+    char err[800];
     int d;
     for (d = 0; d < o->data_count; d++) {
         int added = o->data_added[d];
@@ -616,6 +820,7 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
             snprintf(o->data_sha256[d], sizeof o->data_sha256[d], "(standard input)");
         else if (!file_sha256(o->data[d], o->data_sha256[d]))
             snprintf(o->data_sha256[d], sizeof o->data_sha256[d], "(unreadable)");
+        snprintf(o->data_lines_sha256[d], sizeof o->data_lines_sha256[d], "%s", count.cut ? "(not taken: --limit)" : count.lines_sha256);
         o->data_positions[d] = count.good;
         printf("%s: %ld %s, %ld positions, %ld malformed", o->data[d], count.lines, gamefile_named(o->data[d]) ? "games" : "lines",
                count.good, count.malformed);
@@ -625,7 +830,82 @@ int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const cha
             printf(", %ld passed over (--train-share)", count.passed);
         printf("\n");
     }
+    if (o->lineage && !lineage_check(o, err, sizeof err)) {
+        fprintf(stderr, "error: %s\n", err);
+        return 0;
+    }
     return 1;
+}
+
+/* Checks each data file against the Data lines of the table o->lineage that name it by its stem:
+ * its lines' SHA-256 must be the line's (its file's, for a line without one); prints a line for
+ * each file checked. Returns 1, or 0 with the first mismatch in err. */
+static int lineage_check(const ToolOptions *o, char *err, size_t err_size)
+{
+    char *table = read_text_file(o->lineage), *line, *next;
+    int d;
+    if (!table) {
+        snprintf(err, err_size, "--lineage: cannot read %s", o->lineage);
+        return 0;
+    }
+    for (line = table; line && *line; line = next) {
+        char name[PATH_MAX_BYTES], sha[65], lines_sha[65];
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (!lineage_line(line, name, sizeof name, sha, lines_sha))
+            continue;
+        for (d = 0; d < o->data_count; d++) {
+            const char *base = base_name(o->data[d]);
+            size_t stem = name_stem(base);
+            const char *want = lines_sha[0] ? lines_sha : sha, *have = lines_sha[0] ? o->data_lines_sha256[d] : o->data_sha256[d];
+            if (stem != name_stem(name) || strncmp(base, name, stem) != 0 || (!lines_sha[0] && strcmp(base, name) != 0))
+                continue;
+            if (strcmp(have, want) != 0 && strcmp(o->data_lines_sha256[d], "(not taken: --limit)") != 0) {
+                snprintf(err, err_size, "%.100s is not the data %.100s names as %.100s: %s SHA-256 %s, not %s", base, o->lineage,
+                         name, lines_sha[0] ? "lines" : "file", have, want);
+                free(table);
+                return 0;
+            }
+            printf("%s: %s, as %s names %s\n", base, strcmp(have, want) == 0 ? "the same lines" : "not checked (--limit)",
+                   o->lineage, name);
+        }
+    }
+    free(table);
+    return 1;
+}
+
+/* Reads a table's line " * Data: NAME, SHA-256 HEX[, lines SHA-256 HEX], N positions" into name,
+ * sha and lines_sha ("" when it has none); returns 0 for any other line. */
+static int lineage_line(const char *line, char *name, size_t name_size, char *sha, char *lines_sha)
+{
+    static const char DATA[] = " * Data: ";
+    const char *comma = strstr(line, ", SHA-256 "), *lines = strstr(line, ", lines SHA-256 ");
+    size_t length;
+    if (strncmp(line, DATA, sizeof DATA - 1) != 0 || !comma)
+        return 0;
+    length = (size_t)(comma - line) - (sizeof DATA - 1);
+    if (length >= name_size || sscanf(comma, ", SHA-256 %64[0-9a-f]", sha) != 1)
+        return 0;
+    memcpy(name, line + sizeof DATA - 1, length);
+    name[length] = '\0';
+    lines_sha[0] = '\0';
+    return !lines || sscanf(lines, ", lines SHA-256 %64[0-9a-f]", lines_sha) == 1;
+}
+
+/* Returns the length of name's stem: the name less ".xz" at its end, then less ".txt" or ".games". */
+static size_t name_stem(const char *name)
+{
+    static const char *const KINDS[] = { ".txt", ".games" };
+    size_t n = strlen(name), i;
+    if (n > 3 && strcmp(name + n - 3, ".xz") == 0)
+        n -= 3;
+    for (i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        size_t k = strlen(KINDS[i]);
+        if (n > k && strncmp(name + n - k, KINDS[i], k) == 0)
+            return n - k;
+    }
+    return n;
 }
 
 /* Returns the part of path after its last '/'. */
@@ -640,12 +920,17 @@ size_t tool_command(char *summary, size_t size, const char *tool, const ToolOpti
 {
     size_t used = (size_t)snprintf(summary, size, " * Command: %s", tool);
     int i;
-    for (i = 1; i < argc && used < size - 200; i++)
+    for (i = 1; i < argc && used < size - 200; i++) {
+        if (strcmp(argv[i], "--lineage") == 0 && i + 1 < argc) {
+            i++;
+            continue;
+        }
         used += (size_t)snprintf(summary + used, size - used, " %s", base_name(argv[i]));
+    }
     if (start)
         used += (size_t)snprintf(summary + used, size - used, "\n%s", start);
     for (i = 0; i < o->data_count && used < size - 200; i++)
-        used += (size_t)snprintf(summary + used, size - used, "\n * Data: %s, SHA-256 %s, %ld positions", base_name(o->data[i]),
-                                 o->data_sha256[i], o->data_positions[i]);
+        used += (size_t)snprintf(summary + used, size - used, "\n * Data: %s, SHA-256 %s, lines SHA-256 %s, %ld positions",
+                                 base_name(o->data[i]), o->data_sha256[i], o->data_lines_sha256[i], o->data_positions[i]);
     return used;
 }

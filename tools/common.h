@@ -27,10 +27,12 @@ typedef struct {
     long malformed;     /* skipped: bad FEN, missing field, a number that is not one */
     long passed;        /* positions of the training games a share below 1 passed over */
     int cut;            /* 1 when the limit ended the reading before the file's end */
+    char lines_sha256[65];  /* the SHA-256 of the lines it yields (its text, or --read's lines); "" when cut */
 } LabelledCount;
 
 /* Reads path ("-": standard input; a name ending in .xz through `xz -dc`): lines, or with a
- * name ending in .games or .games.xz datagen's game records (modes/gamefile.h). Every
+ * name ending in .games or .games.xz datagen's game records (modes/gamefile.h), and takes the
+ * SHA-256 of the lines it yields (all its text, or the lines `datagen --read` prints). Every
  * hold_out-th game is held out (none when hold_out is 0); of the others, `share`
  * (0 < share <= 1), spread evenly through the file, are trained on, and the rest passed over,
  * so that a smaller share keeps the same held-out games and the same mix. Calls visit for every
@@ -75,8 +77,10 @@ typedef struct {
     const char *data[DATA_FILES_MAX];
     int data_count;
     int data_added[DATA_FILES_MAX];         /* --add's: every game trained on, none held out or passed over */
-    char data_sha256[DATA_FILES_MAX][65];   /* tool_read_data's */
+    char data_sha256[DATA_FILES_MAX][65];   /* tool_read_data's: each file's, and its lines' */
+    char data_lines_sha256[DATA_FILES_MAX][65];
     long data_positions[DATA_FILES_MAX];
+    const char *lineage;    /* --lineage TABLE: a table whose Data lines name the files' lines, or NULL */
     const char *out;
     int epochs;
     int batch;
@@ -110,12 +114,16 @@ typedef struct {
 int take_number(const NumberOption *table, int count, const char *key, const char *value);
 
 /* Reads every data file of o, handing each good line to visit, with a line of counts per file
- * on stdout, and notes each file's name, SHA-256 and positions for tool_command. Returns 1, or 0
- * after one error line (*failure, when the visitor set it, says why). */
+ * on stdout, and notes each file's name, SHA-256, its lines' SHA-256 and positions for
+ * tool_command; with --lineage TABLE, each file that a Data line of TABLE names by its stem (the
+ * name less .txt, .games and .xz: own-c8-n1000.txt.xz and own-c8-n1000.games.xz are one) must
+ * yield the lines that line's lines SHA-256 names (the file's SHA-256, for a line without one).
+ * Returns 1, or 0 after one error line (*failure, when the visitor set it, says why). */
 int tool_read_data(ToolOptions *o, LabelledVisit visit, void *context, const char *const *failure);
-/* Writes " * Command: TOOL ARGS", each file named by its base name alone (no machine's folders),
- * then the line start when it is not NULL (" * Start: ..."), then a " * Data: NAME, SHA-256 HEX, N
- * positions" line for each data file read, into summary. */
+/* Writes " * Command: TOOL ARGS", each file named by its base name alone (no machine's folders)
+ * and --lineage left out (a check, not the recipe), then the line start when it is not NULL
+ * (" * Start: ..."), then a " * Data: NAME, SHA-256 HEX, lines SHA-256 HEX, N positions" line for
+ * each data file read, into summary. */
 size_t tool_command(char *summary, size_t size, const char *tool, const ToolOptions *o, int argc, char **argv,
                     const char *start);
 

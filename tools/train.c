@@ -229,6 +229,7 @@ static void usage(FILE *out)
         "             [--batch 16384] [--rate 0.001] [--lambda 0.3] [--seed 1] [--limit LINES] [--hold-out 10]\n"
         "             [--train-share 1] [--mirror 0|1] [--factorize 0|1] [--k-data K] [--save NET]\n"
         "             [--load NET | --start COMMIT] [--check FENS] [--threads 2] [--hidden 256] [--king-mirror 0|1]\n"
+        "             [--lineage TABLE]\n"
         "Trains the network of extra.h on labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input; a name ending in .games or .games.xz: datagen's game records; one ending in\n"
         ".xz is read through xz -dc) and writes it as a C table (--out) and its shape beside it (the name\n"
@@ -251,7 +252,12 @@ static void usage(FILE *out)
         "--threads (1 to %d) shares each mini-batch among threads; the network is the same with any number.\n"
         "--hidden sets the hidden layer's size per side (a multiple of 16, at most %d).\n"
         "--king-mirror 1 shows each side the board with files a..h reversed while its own king stands\n"
-        "on files e..h (so its king is always on a..d), and the table says so for the engine.\n",
+        "on files e..h (so its king is always on a..d), and the table says so for the engine.\n"
+        "The table's Data lines name each file by its SHA-256 and that of the lines it gives (its text,\n"
+        "or what datagen --read prints). --lineage TABLE: each file a Data line of TABLE names (by its\n"
+        "name less .txt, .games and .xz) must give the lines that line's lines SHA-256 names, so that a\n"
+        "file packed without loss stands for the text it was packed from; make train passes the table\n"
+        "it rewrites. It is a check, not the recipe: the Command line leaves it out.\n",
         SHARDS, NNUE_HIDDEN_MAX);
 }
 

@@ -82,14 +82,16 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: tune --data FILE [--data FILE ...] [--add FILE ...] [--out tables/hce.h] [--epochs 200]\n"
         "            [--batch 16384] [--rate 1.0] [--lambda 0.5] [--seed 1] [--limit LINES] [--hold-out 10]\n"
-        "            [--train-share 1]\n"
+        "            [--train-share 1] [--lineage TABLE]\n"
         "Fits the weights of extra.c to labelled positions (lines `FEN | SCORE | RESULT`, FILE '-'\n"
         "for standard input; a name ending in .games or .games.xz: datagen's game records; one ending in\n"
         ".xz is read through xz -dc) and writes them as a C table. Every tenth game (--hold-out N: every\n"
         "N-th; a run of lines with one result and rising move numbers) is held out for validation;\n"
         "--train-share S (0 < S <= 1) fits on that share of the other games, spread evenly. --add FILE\n"
         "is fitted on whole: none of its games held out or passed over. The target\n"
-        "blends the result (lambda) with the sigmoid of SCORE (1 - lambda).\n");
+        "blends the result (lambda) with the sigmoid of SCORE (1 - lambda). --lineage TABLE: each file\n"
+        "a Data line of TABLE names (by its name less .txt, .games and .xz) must give the lines that\n"
+        "line's lines SHA-256 names, or nothing is fitted.\n");
 }
 
 static int parse_options(int argc, char **argv, Options *o)
