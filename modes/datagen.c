@@ -401,7 +401,7 @@ static void run_games(DatagenRun *run, DatagenWorker *workers, int count)
 static void *worker_main(void *arg)
 {
     DatagenWorker *w = arg;
-    int number, played = PLAYED;
+    int number = 0, played = PLAYED;
     while (played != ABANDONED && played != RESCORER_FAILED && run_take(w->run, &number)) {
         played = game_play_record(w, number);
         if (played == PLAYED || played == DROPPED)
@@ -704,7 +704,8 @@ static void signals_catch(int on)
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
 #else
-    (void)on;
+    signal(SIGINT, on ? on_signal : SIG_DFL); /* C99's signal: the handler may be reset once it runs */
+    signal(SIGTERM, on ? on_signal : SIG_DFL);
 #endif
 }
 
