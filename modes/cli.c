@@ -291,6 +291,7 @@ static const HelpPart HELP_PARTS[] = {
     { "datagen",
       "usage: engine datagen --games N|--hours H --nodes N --seed S [options]\n"
       "       engine datagen --read FILE.games\n"
+      "       engine datagen --pack FILE|- --out FILE.games [--threads N]\n"
       "\n"
       "Self-play on every core at 0.75 N to 1.25 N nodes a move, the same for a seed with any\n"
       "number of threads; Ctrl-C stops it, the finished games kept.\n"
@@ -305,6 +306,8 @@ static const HelpPart HELP_PARTS[] = {
       "  --sample K          keep about one training position in K\n"
       "  --rescore COMMAND --rescore-nodes N  score the kept positions with a UCI engine at N nodes\n"
       "  --read FILE         print the training positions of game records as lines\n"
+      "  --pack FILE|-       keep FEN | SCORE | RESULT lines (a file, or - for stdin) as records\n"
+      "                      that --read gives back byte for byte\n"
       "exit status: 0 done; 1 a failure (the rescoring engine, a file); 2 usage\n"
       "  engine datagen --games 1000 --nodes 5000 --seed 1 --out run.games\n" },
     { "genfens",
