@@ -319,6 +319,8 @@ static void report_iteration(Search *s, int depth, int score, int bound);
 static void search_reset(Search *s, const Board *board, const uint64_t *keys, int key_count);
 static int search_root(Search *s, int alpha, int beta, int depth, int first);
 static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_node);
+static int search_made_move(Search *s, const Node *n, const MovePicker *mp, int quiet, int moves_tried, int depth,
+                            int new_depth, int alpha, int beta, int best);
 static int research_depth_change(int score, int alpha, int best, int r, int new_depth);
 static inline int node_probe(Search *s, Node *n);
 static int bound_decides(int bound, int score, int alpha, int beta);
@@ -1804,7 +1806,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     picker_start(s, &mp, n.tt_move, ply);
     while ((m = picker_next(s, &mp)) != MOVE_NONE) {
         Undo u;
-        int quiet = move_is_quiet(b, m), new_depth = depth - 1, r = 0, extension = 0;
+        int quiet = move_is_quiet(b, m), new_depth = depth - 1, extension = 0;
 
         if (m == here->excluded)
             continue;
@@ -1840,25 +1842,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         new_depth += extension;
 
         /* Step 11. Late move reductions, then the principal variation search. */
-        if (depth >= param(P_LMR_DEPTH) && moves_tried > 1 + n.pv_node && !n.in_check
-            && (quiet || (mp.kind == PICK_BAD_NOISY && !n.pv_node)))
-            r = reduction(s, &n, depth, moves_tried, &mp, new_depth);
-        if (moves_tried == 1) {
-            score = -search(s, -beta, -alpha, new_depth, ply + 1, !n.pv_node && !cut_node);
-        } else {
-            here->reduction = r;
-            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, r > 0 || !cut_node);
-            here->reduction = 0;
-            if (r > 0 && score > alpha) {
-                int reduced = new_depth - r;
-                if (!eval_by_knowledge(b))
-                    new_depth += research_depth_change(score, alpha, best, r, new_depth);
-                if (new_depth > reduced)
-                    score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-            }
-            if (n.pv_node && score > alpha && score < beta)
-                score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
-        }
+        score = search_made_move(s, &n, &mp, quiet, moves_tried, depth, new_depth, alpha, beta, best);
         pop_move(s, m, &u);
         if (search_stopping(s))
             return 0;
@@ -1891,6 +1875,35 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         && !(bound == BOUND_LOWER && best <= here->static_eval) && !(bound == BOUND_UPPER && best >= here->static_eval))
         correction_update(n.corrections, depth, best - here->static_eval);
     return best;
+}
+
+/* Step 11 of search: searches the move just made, the node's moves_tried-th, to new_depth and
+ * returns its score. The first move gets the whole window; a later one a null window, a late one
+ * reduced first (late move reductions) and searched again deeper when the reduced search beats
+ * alpha; in a PV node a score inside the window is searched again with the whole window. */
+static int search_made_move(Search *s, const Node *n, const MovePicker *mp, int quiet, int moves_tried, int depth,
+                            int new_depth, int alpha, int beta, int best)
+{
+    Ply *here = ply_at(s, n->ply);
+    int ply = n->ply, r = 0, score;
+    if (moves_tried == 1)
+        return -search(s, -beta, -alpha, new_depth, ply + 1, !n->pv_node && !n->cut_node);
+    if (depth >= param(P_LMR_DEPTH) && moves_tried > 1 + n->pv_node && !n->in_check
+        && (quiet || (mp->kind == PICK_BAD_NOISY && !n->pv_node)))
+        r = reduction(s, n, depth, moves_tried, mp, new_depth);
+    here->reduction = r;
+    score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, r > 0 || !n->cut_node);
+    here->reduction = 0;
+    if (r > 0 && score > alpha) {
+        int reduced = new_depth - r;
+        if (!eval_by_knowledge(&s->board))
+            new_depth += research_depth_change(score, alpha, best, r, new_depth);
+        if (new_depth > reduced)
+            score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !n->cut_node);
+    }
+    if (n->pv_node && score > alpha && score < beta)
+        score = -search(s, -beta, -alpha, new_depth, ply + 1, 0);
+    return score;
 }
 
 /* How many plies deeper than new_depth a reduced search (by r plies) that beat alpha with score
