@@ -65,6 +65,7 @@ static int move_priority(const Board *b, Move m, uint64_t attacked, uint64_t paw
 static int moves_ranked(Board *b, Move *moves, int32_t *ranks, int *in_check);
 static int move_code(Board *b, Move m, int *in_check);
 static Move move_of_code(Board *b, int code, int *count, int *in_check);
+static void ranked_swap(Move *moves, int32_t *ranks, int i, int j);
 static int expected_training(const Board *b, int in_check, Move m, int ply, int lines);
 static int track_predict(const ScoreTrack *t, int training);
 static void track_add(ScoreTrack *t, int training, int score);
@@ -260,14 +261,8 @@ static Move move_of_code(Board *b, int code, int *count, int *in_check)
         for (n = 0; n <= code; n++) {
             for (best = n, k = n + 1; k < *count; k++)
                 best = ranks[k] > ranks[best] ? k : best;
-            if (n < code) {
-                int32_t r = ranks[best];
-                Move m = moves[best];
-                ranks[best] = ranks[n];
-                moves[best] = moves[n];
-                ranks[n] = r;
-                moves[n] = m;
-            }
+            if (n < code)
+                ranked_swap(moves, ranks, best, n);
         }
         return moves[best];
     }
@@ -280,12 +275,7 @@ static Move move_of_code(Board *b, int code, int *count, int *in_check)
             while (ranks[j] < pivot)
                 j--;
             if (i <= j) {
-                int32_t r = ranks[i];
-                Move m = moves[i];
-                ranks[i] = ranks[j];
-                moves[i] = moves[j];
-                ranks[j] = r;
-                moves[j] = m;
+                ranked_swap(moves, ranks, i, j);
                 i++;
                 j--;
             }
@@ -298,6 +288,17 @@ static Move move_of_code(Board *b, int code, int *count, int *in_check)
             break;
     }
     return moves[code];
+}
+
+/* Swaps the moves at i and j, and their ranks. */
+static void ranked_swap(Move *moves, int32_t *ranks, int i, int j)
+{
+    int32_t r = ranks[i];
+    Move m = moves[i];
+    ranks[i] = ranks[j];
+    moves[i] = moves[j];
+    ranks[j] = r;
+    moves[j] = m;
 }
 
 /* Returns 1 if a position is expected to be one for training (its mark bit says where it is not):
