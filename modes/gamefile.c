@@ -40,8 +40,8 @@ enum { PRIORITY_VICTIM = 100, PRIORITY_ESCAPE = 100, PRIORITY_CENTRE = 10, PRIOR
 /* A move's key, which orders moves of equal priority: from, to, then plain (0), promotion to a
  * knight (1) ... queen (4), castling (5); KEY_SPAN keys in all. */
 enum { KEY_PLAIN = 0, KEY_CASTLE = 5, KEY_CODES = 8, KEY_SPAN = 64 * 64 * KEY_CODES };
-/* Codes below this are decoded by taking the best move left (move_of_code). */
-enum { SMALL_CODE = 4 };
+/* move_of_code counts the ranks above a move's over groups of this many (ranks_above). */
+enum { RANK_GROUP = 8 };
 
 /* The scores a ply's word is counted from: the last of each kind (0: not for training, 1: for
  * training) and whether there is one, and the last ply's. Version 2 has words for training
@@ -64,8 +64,8 @@ static uint64_t attacks_of(const Board *b, int side, uint64_t *by_pawns);
 static int move_priority(const Board *b, Move m, uint64_t attacked, uint64_t pawn_attacked);
 static int moves_ranked(Board *b, Move *moves, int32_t *ranks, int *in_check);
 static int move_code(Board *b, Move m, int *in_check);
+static int ranks_above(const int32_t *ranks, int count, int32_t rank);
 static Move move_of_code(Board *b, int code, int *count, int *in_check);
-static void ranked_swap(Move *moves, int32_t *ranks, int i, int j);
 static int expected_training(const Board *b, int in_check, Move m, int ply, int lines);
 static int track_predict(const ScoreTrack *t, int training);
 static void track_add(ScoreTrack *t, int training, int score);
@@ -80,16 +80,20 @@ static int reader_error(GameReader *r, uint64_t at, const char *what, char *err,
 static int print_training(void *context, const Board *b, const char *fen, int score, int result);
 
 /* The CRC-32 of zlib and PNG (reflected polynomial 0xEDB88320), so that any tool can check a
- * block: crc32_update(0, bytes, size) is zlib's crc32 of them. */
+ * block: crc32_update(0, bytes, size) is zlib's crc32 of them. Four bits at a time, by the CRC of
+ * each value of them (a reader checks every block it takes, with its queue's lock held). */
+static const uint32_t CRC32_NIBBLE[16] = {
+    0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
+    0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c, 0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+};
 static uint32_t crc32_update(uint32_t crc, const uint8_t *bytes, size_t size)
 {
     size_t i;
-    int bit;
     crc = ~crc;
     for (i = 0; i < size; i++) {
         crc ^= bytes[i];
-        for (bit = 0; bit < 8; bit++)
-            crc = crc >> 1 ^ (UINT32_C(0xEDB88320) & (0u - (crc & 1u)));
+        crc = crc >> 4 ^ CRC32_NIBBLE[crc & 15];
+        crc = crc >> 4 ^ CRC32_NIBBLE[crc & 15];
     }
     return ~crc;
 }
@@ -196,22 +200,14 @@ static uint64_t attacks_of(const Board *b, int side, uint64_t *by_pawns)
 static int move_priority(const Board *b, Move m, uint64_t attacked, uint64_t pawn_attacked)
 {
     int from = move_from(m), to = move_to(m), mover = piece_type(b->squares[from]), kind = move_kind(m);
-    int priority = PRIORITY_QUIET;
-    if (kind == KIND_EN_PASSANT || (b->squares[to] != EMPTY && kind != KIND_CASTLE))
-        return PRIORITY_CAPTURE + PRIORITY_VICTIM * CODE_VALUE[kind == KIND_EN_PASSANT ? PAWN : piece_type(b->squares[to])]
-               - CODE_VALUE[mover];
-    if (kind == KIND_PROMOTION)
-        return PRIORITY_PROMOTION + CODE_VALUE[move_promo(m)];
-    if (kind == KIND_CASTLE)
-        return PRIORITY_CASTLE;
-    if (attacked >> from & 1)
-        priority += PRIORITY_ESCAPE * CODE_VALUE[mover];
-    priority += PRIORITY_CENTRE * (CENTRE[to] - CENTRE[from]);
-    if (mover == PAWN)
-        priority += PRIORITY_PAWN;
-    else if (pawn_attacked >> to & 1)
-        priority -= PRIORITY_PAWN_GUARD;
-    return priority;
+    int victim = kind == KIND_EN_PASSANT ? PAWN : kind == KIND_CASTLE ? EMPTY : piece_type(b->squares[to]);
+    /* the quiet move's terms are worked out whatever the move, without a branch on the board */
+    int quiet = PRIORITY_QUIET + PRIORITY_CENTRE * (CENTRE[to] - CENTRE[from])
+              + (int)(attacked >> from & 1) * PRIORITY_ESCAPE * CODE_VALUE[mover]
+              + (mover == PAWN ? PRIORITY_PAWN : -(int)(pawn_attacked >> to & 1) * PRIORITY_PAWN_GUARD);
+    int other = kind == KIND_PROMOTION ? PRIORITY_PROMOTION + CODE_VALUE[move_promo(m)]
+              : kind == KIND_CASTLE ? PRIORITY_CASTLE : quiet;
+    return victim != EMPTY ? PRIORITY_CAPTURE + PRIORITY_VICTIM * CODE_VALUE[victim] - CODE_VALUE[mover] : other;
 }
 
 /* Fills moves with b's legal moves and ranks with each one's place in the codes' order as one
@@ -235,70 +231,46 @@ static int move_code(Board *b, Move m, int *in_check)
 {
     Move moves[MAX_MOVES];
     int32_t ranks[MAX_MOVES], rank = -1;
-    int count = moves_ranked(b, moves, ranks, in_check), code = 0, i;
+    int count = moves_ranked(b, moves, ranks, in_check), i;
     for (i = 0; i < count; i++)
         if (moves[i] == m)
             rank = ranks[i];
     assert(rank >= 0); /* the move is legal */
+    return ranks_above(ranks, count, rank);
+}
+
+/* Returns how many of the count ranks are above rank: a count without a branch, which a compiler
+ * does several ranks at a time. */
+static int ranks_above(const int32_t *ranks, int count, int32_t rank)
+{
+    int above = 0, i;
     for (i = 0; i < count; i++)
-        code += ranks[i] > rank;
-    return code;
+        above += ranks[i] > rank;
+    return above;
 }
 
 /* Returns b's move of that code, MOVE_NONE when b has no more than code moves; *count is their
- * number; sets *in_check. A small code (most are) is found by taking the best move left code + 1
- * times, a larger by selection (Hoare's: the moves split around a middle one's rank until the
- * code's place is reached). */
+ * number; sets *in_check. The ranks are distinct, so the move is the one with exactly code ranks
+ * above its own: each move's are counted, in the order generated, until it is found, over whole
+ * groups of RANK_GROUP ranks (the list padded with ranks below every move's). A partition
+ * (quickselect) did less work, but its comparisons, which a processor cannot guess, took a fifth
+ * of a trainer's reading of a file of records (perf). */
 static Move move_of_code(Board *b, int code, int *count, int *in_check)
 {
     Move moves[MAX_MOVES];
-    int32_t ranks[MAX_MOVES];
-    int low = 0, high, k, best = 0, n;
+    int32_t ranks[MAX_MOVES + RANK_GROUP];
+    int i, k, padded;
     *count = moves_ranked(b, moves, ranks, in_check);
     if (code >= *count)
         return MOVE_NONE;
-    if (code < SMALL_CODE) {
-        for (n = 0; n <= code; n++) {
-            for (best = n, k = n + 1; k < *count; k++)
-                best = ranks[k] > ranks[best] ? k : best;
-            if (n < code)
-                ranked_swap(moves, ranks, best, n);
-        }
-        return moves[best];
-    }
-    for (high = *count - 1; low < high;) {
-        int32_t pivot = ranks[(low + high) / 2];
-        int i = low, j = high;
-        while (i <= j) {
-            while (ranks[i] > pivot)
-                i++;
-            while (ranks[j] < pivot)
-                j--;
-            if (i <= j) {
-                ranked_swap(moves, ranks, i, j);
-                i++;
-                j--;
-            }
-        }
-        if (code <= j)
-            high = j;
-        else if (code >= i)
-            low = i;
-        else
-            break;
-    }
-    return moves[code];
-}
-
-/* Swaps the moves at i and j, and their ranks. */
-static void ranked_swap(Move *moves, int32_t *ranks, int i, int j)
-{
-    int32_t r = ranks[i];
-    Move m = moves[i];
-    ranks[i] = ranks[j];
-    moves[i] = moves[j];
-    ranks[j] = r;
-    moves[j] = m;
+    padded = (*count + RANK_GROUP - 1) / RANK_GROUP * RANK_GROUP;
+    for (k = *count; k < padded; k++)
+        ranks[k] = INT32_MIN;
+    for (i = 0; i < *count; i++)
+        if (ranks_above(ranks, padded, ranks[i]) == code)
+            return moves[i];
+    assert(0); /* distinct ranks: one move has exactly code above it */
+    return MOVE_NONE;
 }
 
 /* Returns 1 if a position is expected to be one for training (its mark bit says where it is not):
