@@ -20,15 +20,7 @@ const encoder = new TextEncoder();
  * for 1 s at a load average of 7). */
 const SLACK_MS = 250;
 
-let pass = 0;
-let fail = 0;
-function check(ok, what) {
-  if (ok) pass++;
-  else {
-    fail++;
-    console.log('FAIL ' + what);
-  }
-}
+const { check, run } = require('./tally')({ quiet: true });
 
 /* A small deterministic generator (mulberry32) for shuffles and playouts. */
 function random(seed) {
@@ -150,12 +142,6 @@ async function main() {
   courseCall(instance, fen, list, 1);
   check(Buffer.compare(Buffer.from(snapshot), Buffer.from(memory.subarray(used, 65536))) === 0,
     'memory between the strings and 64 KiB is untouched');
-  console.log(pass + ' passed, ' + fail + ' failed');
-  process.exitCode = fail ? 1 : 0;
 }
 
-main().catch((error) => {
-  console.log('FAIL ' + (error && error.stack || error));
-  console.log(pass + ' passed, ' + (fail + 1) + ' failed');
-  process.exitCode = 1;
-});
+run(main);

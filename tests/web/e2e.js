@@ -22,13 +22,7 @@ const screenshot = process.argv[2] || '/tmp/boxer-web.png';
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const SCORE = /([+\u2212]?\d+\.\d\d|#-?\d+) · depth (\d+) · /;
 
-let pass = 0;
-let fail = 0;
-function check(ok, what) {
-  if (ok) pass++;
-  else fail++;
-  console.log((ok ? 'ok   ' : 'FAIL ') + what);
-}
+const { check, run } = require('./tally')();
 
 /* Runs a self-contained function with arguments in the page. */
 function inPage(page, fn, args) {
@@ -455,12 +449,6 @@ async function main() {
     server.close();
   }
   console.log('the page\'s engine in Chromium: ' + times[1] + ' ms at 1 s a move, ' + times[3] + ' ms at 3 s');
-  console.log(pass + ' passed, ' + fail + ' failed');
-  process.exitCode = fail ? 1 : 0;
 }
 
-main().catch((error) => {
-  console.log('FAIL ' + (error && error.stack || error));
-  console.log(pass + ' passed, ' + (fail + 1) + ' failed');
-  process.exitCode = 1;
-});
+run(main);

@@ -19,13 +19,7 @@ const SAVED = ['1200x900', '1366x768'];
 /* a square's sides may differ by this much (sub-pixel rounding of the grid) */
 const SQUARE_SLACK = 0.01;
 
-let pass = 0;
-let fail = 0;
-function check(ok, what) {
-  if (ok) pass++;
-  else fail++;
-  console.log((ok ? 'ok   ' : 'FAIL ') + what);
-}
+const { check, run } = require('./tally')();
 
 /* What the page shows at its size: the window and its scroll bar, and the boxes of the board,
  * its squares, the panel, the status line and New game. */
@@ -100,12 +94,6 @@ async function main() {
     await browser.close();
     server.close();
   }
-  console.log(pass + ' passed, ' + fail + ' failed');
-  process.exitCode = fail ? 1 : 0;
 }
 
-main().catch((error) => {
-  console.log('FAIL ' + (error && error.stack || error));
-  console.log(pass + ' passed, ' + (fail + 1) + ' failed');
-  process.exitCode = 1;
-});
+run(main);

@@ -15,13 +15,7 @@ const wasmPath = process.argv[2] || path.join(root, 'web', 'boxer.wasm');
 const Boxer = require(path.join(root, 'web', 'boxer.js'));
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
-let pass = 0;
-let fail = 0;
-function check(ok, what) {
-  if (ok) pass++;
-  else fail++;
-  console.log((ok ? 'ok   ' : 'FAIL ') + what);
-}
+const { check, run } = require('./tally')();
 
 async function main() {
   const bytes = fs.readFileSync(wasmPath);
@@ -113,12 +107,6 @@ async function main() {
   check(queen.every((san) => san === 'Rxd5'), 'level 0 takes a free queen every time: ' + queen.join(' '));
   check(/level/.test(boxer.think(START, [], 1, null, { level: 21 }).error)
     && /lines/.test(boxer.think(START, [], 1, null, { lines: 0 }).error), 'a bad level or number of lines is named');
-  console.log(pass + ' passed, ' + fail + ' failed');
-  process.exitCode = fail ? 1 : 0;
 }
 
-main().catch((error) => {
-  console.log('FAIL ' + (error && error.stack || error));
-  console.log(pass + ' passed, ' + (fail + 1) + ' failed');
-  process.exitCode = 1;
-});
+run(main);
