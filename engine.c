@@ -33,6 +33,11 @@ enum { SCORE_NONE = SCORE_INF + 1 };  /* no score */
 enum { HISTORY_MAX = 16384 };     /* history heuristic values stay within +-HISTORY_MAX */
 /* what a cut-off's history bonus loses from P_HISTORY_BONUS_PER_PLY a ply of depth (history_bonus) */
 enum { HISTORY_BONUS_OFFSET = 200 };
+/* The history of the opponent's quiet move into a node, by what it did to the static evaluation
+ * (judge_prior_quiet): this much a centipawn it gained them, within the bounds; a gain counts
+ * twice, a loss half (Stockfish 16.1's -14 a unit, -1723 to 1455, in centipawns and our
+ * history's scale). */
+enum { EVAL_SWING_HISTORY_PER_CP = 96, EVAL_SWING_HISTORY_MIN = -3900, EVAL_SWING_HISTORY_MAX = 3300 };
 /* The correction history (correction_entries, correction_update). */
 enum {
     CORRECTION_SIZE = 16384,        /* the entries of each correction table (a power of two) */
@@ -339,6 +344,7 @@ static void keep_noisy_and_checks(Board *b, MoveList *list);
 static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets, int quiet_count, int depth);
 static void update_capture_stats(Search *s, Move best, const Move *noisy, int noisy_count, int depth);
 static void reward_prior_move(Search *s, const Node *n, int depth, int far_below);
+static void judge_prior_quiet(Search *s, const Node *n);
 static void cont_histories_add(Search *s, int ply, int piece, int to, int delta, int bonus);
 static int cont_histories_sum(Search *s, int ply, int piece, int to);
 static int16_t *capture_history_at(Search *s, Move m);
@@ -1782,11 +1788,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         return n.tt_score;
     }
 
-    /* Step 4. Static evaluation, and whether it improves on ours two plies before. */
+    /* Step 4. Static evaluation, whether it improves on ours two plies before, and what it
+     * says of the opponent's quiet move into the node. */
     node_evaluate(s, &n);
     if (!n.in_check && n.hit && bound_bounds(n.entry.bound, n.tt_score, n.eval))
         n.eval = n.tt_score;
     n.improving = !n.in_check && here->static_eval > ply_at(s, ply - 2)->static_eval;
+    if (here->excluded == MOVE_NONE)
+        judge_prior_quiet(s, &n);
     depth += hindsight_depth_change(s, &n, depth);
     n.has_non_pawn_piece = board_has_pieces(b, b->side);
     n.cs_ready = 0;
@@ -1836,8 +1845,10 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         else
             noisy[noisy_count++] = m;
 
-        /* Step 10b. Check extension. */
-        if (ply_at(s, ply + 1)->in_check && extension == 0)
+        /* Step 10b. Check extension, only against a lone king, where checks are the mating
+         * technique: elsewhere it cost more than it found at the depth we play (Stockfish 16
+         * has none; issue 68's second screening). */
+        if (ply_at(s, ply + 1)->in_check && extension == 0 && eval_by_knowledge(b))
             extension = 1;
         new_depth += extension;
 
@@ -1879,8 +1890,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
 
 /* Step 11 of search: searches the move just made, the node's moves_tried-th, to new_depth and
  * returns its score. The first move gets the whole window; a later one a null window, a late one
- * reduced first (late move reductions) and searched again deeper when the reduced search beats
- * alpha; in a PV node a score inside the window is searched again with the whole window. */
+ * (quiet, or outside PV nodes any) reduced first (late move reductions) and searched again
+ * deeper when the reduced search beats alpha; in a PV node a score inside the window is
+ * searched again with the whole window. */
 static int search_made_move(Search *s, const Node *n, const MovePicker *mp, int quiet, int moves_tried, int depth,
                             int new_depth, int alpha, int beta, int best)
 {
@@ -1889,7 +1901,7 @@ static int search_made_move(Search *s, const Node *n, const MovePicker *mp, int 
     if (moves_tried == 1)
         return -search(s, -beta, -alpha, new_depth, ply + 1, !n->pv_node && !n->cut_node);
     if (depth >= param(P_LMR_DEPTH) && moves_tried > 1 + n->pv_node && !n->in_check
-        && (quiet || (mp->kind == PICK_BAD_NOISY && !n->pv_node)))
+        && (quiet || !n->pv_node))
         r = reduction(s, n, depth, moves_tried, mp, new_depth);
     here->reduction = r;
     score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, r > 0 || !n->cut_node);
@@ -2086,10 +2098,10 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int alpha, 
     return n->tt_score <= alpha && n->tt_score <= score ? -1 : 0;
 }
 
-/* Step 11: the late move reduction of the quiet or losing noisy move just made (number
- * moves_tried, as the picker mp gave it) at depth, searched to new_depth: the table's; less
+/* Step 11: the late move reduction of the move just made (number moves_tried, as the picker mp
+ * gave it; quiet, or outside PV nodes any) at depth, searched to new_depth: the table's; less
  * for a move the picker did not give among the other quiet moves (the hash move, a killer,
- * the counter-move, a losing capture), for a check and for a good history; more outside the
+ * the counter-move, a capture), for a check and for a good history; more outside the
  * principal variation and when not improving; summed in fractions of a ply (LMR_UNIT) and
  * rounded down, from 0 to new_depth - 1. */
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth)
@@ -2262,6 +2274,21 @@ static void reward_prior_move(Search *s, const Node *n, int depth, int far_below
         return;
     bonus = history_bonus(depth) * (1 + (n->pv_node || n->cut_node || far_below));
     cont_histories_add(s, n->ply - 1, before->piece, move_to(before->move), bonus, bonus);
+}
+
+/* The opponent's quiet move into the node at n->ply, out of a position not in check, earns in
+ * their history what it gained them by the static evaluations before and after it (Stockfish
+ * 16.1's). */
+static void judge_prior_quiet(Search *s, const Node *n)
+{
+    const Ply *before = ply_at(s, n->ply - 1);
+    int swing, bonus;
+    if (n->in_check || !before->quiet || before->static_eval == -SCORE_INF)
+        return;
+    swing = -(before->static_eval + ply_at(s, n->ply)->static_eval); /* their gain */
+    bonus = int_clamp(swing * EVAL_SWING_HISTORY_PER_CP, EVAL_SWING_HISTORY_MIN, EVAL_SWING_HISTORY_MAX);
+    bonus = bonus > 0 ? 2 * bonus : bonus / 2;
+    history_add(&s->hist.main[!s->board.side][move_from(before->move)][move_to(before->move)], bonus, abs(bonus));
 }
 
 /* After the move best cut off at depth: a capture history bonus for it if it is a capture or
