@@ -45,7 +45,11 @@ enum {
     CORRECTION_MAX = 64 * CORRECTION_GRAIN, /* a correction entry stays within +-CORRECTION_MAX */
     CORRECTION_WEIGHT_SCALE = 256,  /* a search to depth moves a correction entry depth + 1 parts in this toward
                                      * its result */
-    CORRECTION_WEIGHT_MAX = 16      /* the most parts in CORRECTION_WEIGHT_SCALE a result moves a correction entry */
+    CORRECTION_WEIGHT_MAX = 16,     /* the most parts in CORRECTION_WEIGHT_SCALE a result moves a correction entry */
+    /* a position's correction entries: its pawn structure's, white's and black's other pieces',
+     * and that of the move into it (CORRECTION_PRIOR_MOVE, NULL after a null move or at the root) */
+    CORRECTION_ENTRIES = 4,
+    CORRECTION_PRIOR_MOVE = 3
 };
 enum { BENCH_HASH_MB = 16 };   /* the bench signature's table */
 /* A level below LEVEL_MAX (level_limits, level_choose). */
@@ -123,6 +127,9 @@ typedef int16_t PieceToHistory[PIECE_NB][64];
  * before it (Stockfish's first and second tables). */
 enum { CONT_PLIES = 2 };
 static const int CONT_BACK[CONT_PLIES] = { 1, 2 };
+/* The low-ply history (Stockfish 17.1's): quiet moves by from and to at each of the first plies
+ * of a search, which weighs in their order LOW_PLY_WEIGHT / (2 ply + 1) times. */
+enum { LOW_PLY_PLIES = 4, LOW_PLY_WEIGHT = 8 };
 
 /* What a search learns of moves and evaluations beyond its table: a search starts from these,
  * emptied (search_reset) or kept from an earlier one (a game's moves, a table file). A table
@@ -139,9 +146,11 @@ typedef struct {
      * move, by the pawns' structure and by each colour's other pieces (CORRECTION_GRAIN units) */
     int16_t pawn_correction[2][CORRECTION_SIZE];
     int16_t piece_correction[2][2][CORRECTION_SIZE];
+    int16_t move_correction[PIECE_NB][64];  /* and by the move into the position: its piece and destination */
     /* continuation history: a quiet move's record after the move that moved piece p to square
      * t (one or two plies before: CONT_BACK), at [p][t]; [0][0] stands for a null move or none */
     PieceToHistory cont[PIECE_NB][64];
+    int16_t low_ply[LOW_PLY_PLIES][64][64];  /* the low-ply history, emptied at each search's start */
 } SearchHistory;
 
 #define HISTORY_FILE_SIZE offsetof(SearchHistory, cont)
@@ -151,6 +160,8 @@ typedef struct {
  * of the opponent (find_threats). */
 typedef struct {
     int16_t (*main)[64];            /* the side's, by from and to */
+    int16_t (*low_ply)[64];         /* the low-ply history's at the node's ply, by from and to (NULL beyond) */
+    int low_ply_divisor;            /* what the low-ply history's weight is divided by at that ply */
     PieceToHistory *cont[CONT_PLIES]; /* after the move one and two plies before (CONT_BACK) */
     uint64_t threatened[KING + 1];  /* by piece type; none for pawns and the king */
 } QuietHistories;
@@ -264,9 +275,10 @@ typedef struct {
     int in_check;
     int has_non_pawn_piece; /* the side to move has a piece besides its pawns and king: no zugzwang feared */
     int improving;          /* the static evaluation is above ours two plies before */
+    int opponent_worsening; /* the opponent's move into the node cost them by the two static evaluations */
     int eval;               /* the static evaluation, or the table's score where it bounds it better */
     int raw_eval;           /* the network's, as the table keeps it (0 in check) */
-    int16_t *corrections[3]; /* the position's correction entries, when not in check */
+    int16_t *corrections[CORRECTION_ENTRIES]; /* the position's correction entries, when not in check */
     int hit;                /* the table has the position: entry */
     TTData entry;
     Move tt_move;
@@ -354,9 +366,9 @@ static void history_add(int16_t *h, int delta, int bonus);
 static void check_accumulator(const Search *s, int ply);
 static inline int evaluate(Search *s, int ply);
 static uint64_t pieces_hash(const Board *b, int color, int first, int last);
-static void correction_entries(Search *s, int16_t *entry[3]);
-static int corrected_eval(int16_t *const entry[3], int raw);
-static void correction_update(int16_t *const entry[3], int depth, int diff);
+static void correction_entries(Search *s, int ply, int16_t *entry[CORRECTION_ENTRIES]);
+static int corrected_eval(int16_t *const entry[CORRECTION_ENTRIES], int raw);
+static void correction_update(int16_t *const entry[CORRECTION_ENTRIES], int depth, int diff);
 static void correction_entry_update(int16_t *e, int diff, int weight);
 static void push_move(Search *s, Move m, Undo *u, int ply);
 static void pop_move(Search *s, Move m, const Undo *u);
@@ -1175,6 +1187,7 @@ static void history_clamp(SearchHistory *h)
     clamp_values(&h->capture[0][0][0], sizeof h->capture / sizeof(int16_t), HISTORY_MAX);
     clamp_values(&h->pawn_correction[0][0], sizeof h->pawn_correction / sizeof(int16_t), CORRECTION_MAX);
     clamp_values(&h->piece_correction[0][0][0], sizeof h->piece_correction / sizeof(int16_t), CORRECTION_MAX);
+    clamp_values(&h->move_correction[0][0], sizeof h->move_correction / sizeof(int16_t), CORRECTION_MAX);
 }
 
 /* Clamps count values to +-limit. */
@@ -1336,7 +1349,8 @@ static void level_choose(Search *s)
  * a pawn). */
 enum {
     P_ASPIRATION_DELTA,     /* an aspiration window this far either side of the last score, widened by half on a fail */
-    P_RFP_MARGIN,           /* reverse futility: the evaluation beats beta by this much a ply (a ply fewer when improving) */
+    P_RFP_MARGIN,           /* reverse futility: the evaluation beats beta by this much a ply (a ply fewer when improving,
+                             * a third of a ply more when the opponent's move worsened their position) */
     P_RAZOR_MARGIN,         /* razoring: the evaluation stays this much a ply below alpha */
     P_NMP_EVAL_DIVISOR,     /* the null move reduces a ply more for every this much the evaluation beats beta by */
     P_FUTILITY_MARGIN,      /* futility: a quiet move is pruned when the evaluation plus this, plus
@@ -1496,6 +1510,8 @@ enum {
     SE_PLY_FACTOR = 2,          /* no singular extension beyond this many times the iteration's depth (Stockfish's) */
     MATE_SLACK_PLIES = 4,       /* a proven mate stops the deepening this many plies past its distance */
     MATE_CONFIRM_ITERATIONS = 3, /* a timed search ends after this many iterations in a row that mate (mate_settled) */
+    OPPONENT_WORSENING_MARGIN = 2, /* the two static evaluations sum to more: the opponent's move cost them
+                                    * (Stockfish 17's) */
     TT_CUT_HALFMOVE_MAX = 90,   /* no table cut-off once this many plies have passed without a capture or pawn move
                                  * (Stockfish's) */
     LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
@@ -1679,6 +1695,8 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
     /* a new context's history is zero: clearing its pages would only fault them in */
     if (s->history_used && !s->limits.keep_history)
         search_clear_history(s);
+    else if (s->history_used)
+        memset(s->hist.low_ply, 0, sizeof s->hist.low_ply); /* its plies counted from the last search's root */
     s->history_used = 1;
     memset(s->stack, 0, sizeof s->stack);
     ply_at(s, -2)->static_eval = ply_at(s, -1)->static_eval = SCORE_INF; /* never improved on */
@@ -1789,11 +1807,12 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     }
 
     /* Step 4. Static evaluation, whether it improves on ours two plies before, and what it
-     * says of the opponent's quiet move into the node. */
+     * says of the opponent's move into the node. */
     node_evaluate(s, &n);
     if (!n.in_check && n.hit && bound_bounds(n.entry.bound, n.tt_score, n.eval))
         n.eval = n.tt_score;
     n.improving = !n.in_check && here->static_eval > ply_at(s, ply - 2)->static_eval;
+    n.opponent_worsening = !n.in_check && here->static_eval + ply_at(s, ply - 1)->static_eval > OPPONENT_WORSENING_MARGIN;
     if (here->excluded == MOVE_NONE)
         judge_prior_quiet(s, &n);
     depth += hindsight_depth_change(s, &n, depth);
@@ -1966,7 +1985,7 @@ static inline void node_evaluate(Search *s, Node *n)
         return;
     }
     n->raw_eval = n->hit ? n->entry.eval : evaluate(s, n->ply);
-    correction_entries(s, n->corrections);
+    correction_entries(s, n->ply, n->corrections);
     n->eval = here->static_eval = corrected_eval(n->corrections, n->raw_eval);
 }
 
@@ -1992,8 +2011,12 @@ static int hindsight_depth_change(Search *s, const Node *n, int depth)
  * score in *score when the node needs no move loop. */
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score)
 {
-    /* Step 5. Reverse futility pruning: far above beta at low depth. */
-    if (depth <= param(P_RFP_DEPTH) && n->eval - param(P_RFP_MARGIN) * (depth - n->improving) >= beta && abs(beta) < SCORE_MATE_BOUND) {
+    /* Step 5. Reverse futility pruning: far above beta at low depth; a ply nearer when
+     * improving, a third of a ply further when the opponent's move into the node cost them by
+     * the two evaluations (the reverse of Stockfish 17's deduction, as issue 68's third screening
+     * measured it). */
+    int rfp_margin = param(P_RFP_MARGIN) * (depth - n->improving) + n->opponent_worsening * param(P_RFP_MARGIN) / 3;
+    if (depth <= param(P_RFP_DEPTH) && n->eval - rfp_margin >= beta && abs(beta) < SCORE_MATE_BOUND) {
         *score = n->eval;
         return 1;
     }
@@ -2109,7 +2132,7 @@ static int reduction(Search *s, const Node *n, int depth, int moves_tried, const
     int r = reductions[int_min(depth, LMR_TABLE - 1)][int_min(moves_tried, LMR_TABLE - 1)];
     r += LMR_UNIT * (!n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
     if (mp->kind == PICK_QUIET)
-        r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 3 * HISTORY_MAX + 20000 */
+        r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 11 * HISTORY_MAX + 20000 */
     return int_min(int_max(r / LMR_UNIT, 0), new_depth - 1);
 }
 
@@ -2241,6 +2264,8 @@ static void update_quiet_stats(Search *s, int ply, Move best, const Move *quiets
         int delta = quiets[i] == best ? bonus : -bonus, piece = b->squares[move_from(quiets[i])], to = move_to(quiets[i]);
         history_add(&s->hist.main[side][move_from(quiets[i])][to], delta, bonus);
         cont_histories_add(s, ply, piece, to, delta, bonus);
+        if (ply < LOW_PLY_PLIES)
+            history_add(&s->hist.low_ply[ply][move_from(quiets[i])][to], delta, bonus);
     }
 }
 
@@ -2372,42 +2397,48 @@ static uint64_t pieces_hash(const Board *b, int color, int first, int last)
     return h ^ (h >> 29);
 }
 
-/* The position's correction entries for the side to move: its pawn structure's, then white's
- * and black's other pieces'; all NULL when the evaluation is knowledge (eval_by_knowledge), whose
- * scores stay as they are (a correction learnt in one K+B+N v K position blurs the gradient
- * toward the right corner that mates). */
-static void correction_entries(Search *s, int16_t *entry[3])
+/* The correction entries for the side to move of the position at ply: its pawn structure's,
+ * then white's and black's other pieces', then that of the move into it by its piece and
+ * destination (Stockfish 17.1's continuation correction history, one move deep; NULL after a
+ * null move or at the root); all NULL when the evaluation is knowledge (eval_by_knowledge), whose scores stay
+ * as they are (a correction learnt in one K+B+N v K position blurs the gradient toward the
+ * right corner that mates). */
+static void correction_entries(Search *s, int ply, int16_t *entry[CORRECTION_ENTRIES])
 {
     const Board *b = &s->board;
+    const Ply *before = ply_at(s, ply - 1);
     uint64_t mask = CORRECTION_SIZE - 1;
     int side = b->side, c;
     if (eval_by_knowledge(b)) {
-        entry[0] = entry[1] = entry[2] = NULL;
+        for (c = 0; c < CORRECTION_ENTRIES; c++)
+            entry[c] = NULL;
         return;
     }
     entry[0] = &s->hist.pawn_correction[side][(pieces_hash(b, WHITE, PAWN, PAWN) ^ 3 * pieces_hash(b, BLACK, PAWN, PAWN)) & mask];
     for (c = WHITE; c <= BLACK; c++)
         entry[1 + c] = &s->hist.piece_correction[side][c][pieces_hash(b, c, KNIGHT, KING) & mask];
+    entry[CORRECTION_PRIOR_MOVE] = before->move != MOVE_NONE ? &s->hist.move_correction[before->piece][move_to(before->move)] : NULL;
 }
 
 /* The static evaluation raw of a position corrected by its correction entries
- * (correction_entries): the pawn structure's and each colour's other pieces' (half weight each). */
-static int corrected_eval(int16_t *const entry[3], int raw)
+ * (correction_entries): the pawn structure's, and half of each of the others'. */
+static int corrected_eval(int16_t *const entry[CORRECTION_ENTRIES], int raw)
 {
+    int prior;
     if (!entry[0])
         return raw;
-    return int_clamp(raw + (*entry[0] + (*entry[1] + *entry[2]) / 2) / CORRECTION_GRAIN, -EVAL_LIMIT, EVAL_LIMIT);
+    prior = entry[CORRECTION_PRIOR_MOVE] ? *entry[CORRECTION_PRIOR_MOVE] : 0;
+    return int_clamp(raw + (*entry[0] + (*entry[1] + *entry[2] + prior) / 2) / CORRECTION_GRAIN, -EVAL_LIMIT, EVAL_LIMIT);
 }
 
 /* After a search to depth found diff more than the corrected static evaluation: each of the
  * position's correction entries (correction_entries) moves toward it. */
-static void correction_update(int16_t *const entry[3], int depth, int diff)
+static void correction_update(int16_t *const entry[CORRECTION_ENTRIES], int depth, int diff)
 {
     int weight = int_min(depth + 1, CORRECTION_WEIGHT_MAX), i;
-    if (!entry[0])
-        return;
-    for (i = 0; i < 3; i++)
-        correction_entry_update(entry[i], diff, weight);
+    for (i = 0; i < CORRECTION_ENTRIES; i++)
+        if (entry[i])
+            correction_entry_update(entry[i], diff, weight);
 }
 
 /* Moves a correction entry weight parts in CORRECTION_WEIGHT_SCALE toward diff centipawns. */
@@ -2690,6 +2721,8 @@ static void quiet_histories(Search *s, int ply, QuietHistories *h)
 {
     h->main = s->hist.main[s->board.side];
     int i;
+    h->low_ply = ply < LOW_PLY_PLIES ? s->hist.low_ply[ply] : NULL;
+    h->low_ply_divisor = 2 * ply + 1;
     for (i = 0; i < CONT_PLIES; i++)
         h->cont[i] = cont_history_at(s, ply, CONT_BACK[i]);
 }
@@ -2734,6 +2767,7 @@ static inline int quiet_score(const Board *b, const QuietHistories *h, Move m)
     int piece = b->squares[move_from(m)], from = move_from(m), to = move_to(m);
     uint64_t threatened = h->threatened[piece_type(piece)];
     return h->main[from][to] + (*h->cont[0])[piece][to] + (*h->cont[1])[piece][to]
+           + (h->low_ply ? LOW_PLY_WEIGHT * h->low_ply[from][to] / h->low_ply_divisor : 0)
            + param(P_THREAT_ESCAPE_BONUS) * ((int)(threatened >> from & 1) - (int)(threatened >> to & 1));
 }
 
