@@ -190,9 +190,13 @@ for form in d.games d.games.xz d.txt.xz; do
 done
 # positions LOG: the training and validation positions the trainer read, added
 positions() { sed -n 's/^\([0-9]*\) training and \([0-9]*\) validation positions.*/\1 + \2/p' "$1" | bc; }
-(cd "$tmp/f-d.txt.xz" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$tmp/d.txt.xz" --limit 100 --hold-out 2 --out limit.h \
+# the limit takes the first game (its lines until the move number falls or the result changes, as
+# the trainer cuts them; its length is the search's) and 20 lines of the second, the one held out
+first_game=$(awk -F' [|] ' '{ split($1, f, " ") } NR > 1 && ($3 != r || f[6] + 0 < m) { print NR - 1; exit } { r = $3; m = f[6] + 0 }' "$tmp/d.txt")
+limit=$((first_game + 20))
+(cd "$tmp/f-d.txt.xz" && timeout -k 1 $HANG_SECONDS "$OLDPWD/tools/train" --data "$tmp/d.txt.xz" --limit $limit --hold-out 2 --out limit.h \
   --epochs 0 --hidden 16 >"$tmp/limit.log" 2>&1); status=$?
-check '[ $status -eq 0 ] && grep -q "100 lines, 100 positions" "$tmp/limit.log"' \
+check '[ $status -eq 0 ] && grep -q "$limit lines, $limit positions" "$tmp/limit.log" && [ $limit -lt $(wc -l <"$tmp/d.txt") ]' \
   "train --limit stops reading an xz file early, which is no error: $(tail -1 "$tmp/limit.log")"
 check '[ -s "$tmp/f-d.games/nnue.h" ] && cmp -s <(weights "$tmp/f-d.games/nnue.h") <(weights "$tmp/f-d.games.xz/nnue.h") \
   && [ "$(positions "$tmp/f-d.games.log")" = "$(wc -l <"$tmp/d.txt")" ] && [ "$(positions "$tmp/f-d.txt.xz.log")" = "$(wc -l <"$tmp/d.txt")" ]' \
