@@ -2161,9 +2161,14 @@ static void update_pv(Search *s, int ply, Move m)
     pv->length[ply] = int_max(pv->length[ply + 1], ply + 1);
 }
 
+/* The quiet evasions the quiescence search tries in check once a move has escaped mate
+ * (Stockfish 16's). */
+#define QS_QUIET_EVASIONS_MAX 2
+
 /* The quiescence search at ply: the static evaluation (stand pat) against captures and
  * promotions, and with `checks` (its first ply) quiet checks that do not lose material by
- * SEE; every move when in check. Returns the score for the side to move. */
+ * SEE; when in check every move, but no more than QS_QUIET_EVASIONS_MAX quiet ones once a
+ * move has escaped mate. Returns the score for the side to move. */
 static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
 {
     Board *b = &s->board;
@@ -2171,7 +2176,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     MoveList list;
     MovePicker mp;
     Move m, best_move = MOVE_NONE;
-    int best, score, old_alpha = alpha;
+    int best, score, old_alpha = alpha, quiet_evasions = 0;
 
     s->pv.length[ply] = ply;
     if (ply > s->seldepth)
@@ -2202,7 +2207,11 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     picker_start_list(s, &mp, &list, n.tt_move, ply);
     while ((m = picker_next(s, &mp)) != MOVE_NONE) {
         Undo u;
-        if (!n.in_check && checks && move_is_quiet(b, m)) {
+        if (n.in_check && move_is_quiet(b, m)) {
+            if (best > -SCORE_MATE_BOUND && quiet_evasions >= QS_QUIET_EVASIONS_MAX)
+                continue;
+            quiet_evasions++;
+        } else if (!n.in_check && checks && move_is_quiet(b, m)) {
             /* a quiet check (the list keeps no other quiet move) that does not lose material */
             if (!see_ge(b, m, 0))
                 continue;
