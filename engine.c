@@ -2161,9 +2161,9 @@ static void update_pv(Search *s, int ply, Move m)
     pv->length[ply] = int_max(pv->length[ply + 1], ply + 1);
 }
 
-/* The quiet evasions the quiescence search tries in check once a move has escaped mate
- * (Stockfish 16's). */
-#define QS_QUIET_EVASIONS_MAX 2
+/* the quiet evasions the quiescence search tries in check once a move has escaped mate
+ * (Stockfish 16's) */
+enum { QS_QUIET_EVASIONS_MAX = 2 };
 
 /* The quiescence search at ply: the static evaluation (stand pat) against captures and
  * promotions, and with `checks` (its first ply) quiet checks that do not lose material by
