@@ -77,7 +77,6 @@ typedef struct {
     int eval;
     int depth;
     int bound;
-    int pv;         /* the position was on a principal variation when stored (Ply's tt_pv) */
     int age;
 } TTData;
 
@@ -188,7 +187,6 @@ typedef struct {
     int double_extensions;  /* double extensions on the path to this ply */
     int in_check;           /* the side to move is in check */
     int reduction;          /* the late move reduction of the move made from here, while its reduced search runs */
-    int tt_pv;              /* the position is on a principal variation or the table says it was (Stockfish's ttPv) */
     Move killers[2];
 } Ply;
 enum { STACK_BEFORE_ROOT = 2 };
@@ -274,10 +272,6 @@ struct Search {
 typedef struct {
     int ply;
     int pv_node, cut_node;
-    /* reduced as a node on the principal variation: Ply's tt_pv, but against a lone king (the
-     * evaluation's knowledge) pv_node alone, since sparing the table's PV nodes there cost king
-     * and rook against a king 3.7 times the nodes to its mate */
-    int reduce_as_pv;
     int in_check;
     int has_non_pawn_piece; /* the side to move has a piece besides its pawns and king: no zugzwang feared */
     int improving;          /* the static evaluation is above ours two plies before */
@@ -323,7 +317,7 @@ static void tt_unpack(uint64_t data, TTData *d);
 static int tt_probe(const TransTable *tt, uint64_t key, TTData *out);
 static int tt_filled(const TransTable *tt);
 static int tt_hashfull(const TransTable *tt);
-static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int pv, int ply);
+static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply);
 static int score_to_tt(int score, int ply);
 static int score_from_tt(int score, int ply);
 static void search_clear_history(Search *s);
@@ -815,13 +809,13 @@ static int machine_busy(const Search *s)
 enum {
     TT_AGE_PLIES = 8,   /* an entry counts this many plies shallower for each search since it was written */
     TT_KEEP_DEPTH = 2,  /* within a search, an inexact result does not replace an entry more than this many plies deeper */
-    TT_AGE_MASK = 31    /* a search's age counts modulo TT_AGE_MASK + 1 (5 bits of an entry) */
+    TT_AGE_MASK = 63    /* a search's age counts modulo TT_AGE_MASK + 1 (6 bits of an entry) */
 };
 /* An entry's data word: the move in 16 bits (from, to, kind, promotion less KNIGHT), score and
- * evaluation 16 bits each, depth 8, bound 2, a principal variation's 1, age 5. */
+ * evaluation 16 bits each, depth 8, bound 2, age 6. */
 enum {
     TT_DATA_SCORE_SHIFT = 16, TT_DATA_EVAL_SHIFT = 32, TT_DATA_DEPTH_SHIFT = 48, TT_DATA_BOUND_SHIFT = 56,
-    TT_DATA_PV_SHIFT = 58, TT_DATA_AGE_SHIFT = 59, TT_MOVE_KIND_SHIFT = 12, TT_MOVE_PROMO_SHIFT = 14, TT_DEPTH_MAX = 255
+    TT_DATA_AGE_SHIFT = 58, TT_MOVE_KIND_SHIFT = 12, TT_MOVE_PROMO_SHIFT = 14, TT_DEPTH_MAX = 255
 };
 /* A one-shot call's table (tt_megabytes_for). */
 enum {
@@ -894,7 +888,7 @@ static uint64_t tt_pack(const TTData *d)
                                | (move_kind(m) == KIND_PROMOTION ? move_promo(m) - KNIGHT : 0) << TT_MOVE_PROMO_SHIFT);
     return move | (uint64_t)(uint16_t)d->score << TT_DATA_SCORE_SHIFT | (uint64_t)(uint16_t)d->eval << TT_DATA_EVAL_SHIFT
            | (uint64_t)d->depth << TT_DATA_DEPTH_SHIFT | (uint64_t)d->bound << TT_DATA_BOUND_SHIFT
-           | (uint64_t)(d->pv != 0) << TT_DATA_PV_SHIFT | (uint64_t)d->age << TT_DATA_AGE_SHIFT;
+           | (uint64_t)d->age << TT_DATA_AGE_SHIFT;
 }
 
 /* Unpacks an entry's data word into d. Any word gives values in range: the move is only a
@@ -908,7 +902,6 @@ static void tt_unpack(uint64_t data, TTData *d)
     d->eval = (int16_t)(uint16_t)(data >> TT_DATA_EVAL_SHIFT);
     d->depth = (int)(data >> TT_DATA_DEPTH_SHIFT & 0xFF);
     d->bound = (int)(data >> TT_DATA_BOUND_SHIFT & 3);
-    d->pv = (int)(data >> TT_DATA_PV_SHIFT & 1);
     d->age = (int)(data >> TT_DATA_AGE_SHIFT & TT_AGE_MASK);
 }
 
@@ -962,7 +955,7 @@ static int tt_hashfull(const TransTable *tt)
 /* Stores a node's result at ply (its move, score, static evaluation, depth and bound), unless
  * a deeper entry of this search is worth keeping; a result without a move keeps the old one.
  * The entry replaced is key's own, else the shallowest, preferring those of older searches. */
-static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int pv, int ply)
+static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eval, int depth, int bound, int ply)
 {
     TTBucket *bucket;
     TTEntry *victim = NULL;
@@ -999,7 +992,6 @@ static void tt_store(TransTable *tt, uint64_t key, Move move, int score, int eva
     d.eval = eval;
     d.depth = int_min(depth, TT_DEPTH_MAX);
     d.bound = bound;
-    d.pv = pv;
     d.age = tt->age;
     data = tt_pack(&d);
     shared_store64(&victim->data, data);
@@ -1152,7 +1144,7 @@ int score_mate_moves(int score)
 /* What the table file (modes/tablefile.c) keeps: TABLE_FORMAT changes with the meaning of the
  * buckets and the history it holds (the entry's packing, what a score or an evaluation in it
  * means, SearchHistory's fields up to HISTORY_FILE_SIZE). */
-enum { TABLE_FORMAT = 3 };
+enum { TABLE_FORMAT = 2 };
 
 size_t table_bucket_size(void) { return sizeof(TTBucket); }
 size_t table_history_size(void) { return HISTORY_FILE_SIZE; }
@@ -1522,7 +1514,6 @@ enum {
                                     * (Stockfish 17's) */
     TT_CUT_HALFMOVE_MAX = 90,   /* no table cut-off once this many plies have passed without a capture or pawn move
                                  * (Stockfish's) */
-    TT_PV_FAIL_LOW_DEPTH = 3,   /* a fail low deeper than this below a node on the PV counts as on it (Stockfish's) */
     LMR_TABLE = 64,             /* the reduction table's depths and move numbers */
     LMR_UNIT = 1024             /* a reduction is summed in 1/LMR_UNIT plies, then rounded down */
 };
@@ -1710,7 +1701,6 @@ static void search_reset(Search *s, const Board *board, const uint64_t *keys, in
     memset(s->stack, 0, sizeof s->stack);
     ply_at(s, -2)->static_eval = ply_at(s, -1)->static_eval = SCORE_INF; /* never improved on */
     ply_at(s, 0)->in_check = board_in_check(board);
-    ply_at(s, 0)->tt_pv = 1;
     s->best_move = MOVE_NONE;
     s->best_score = 0;
     s->completed_depth = 0;
@@ -1815,9 +1805,6 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
             update_quiet_stats(s, ply, n.tt_move, &n.tt_move, 1, depth);
         return n.tt_score;
     }
-    if (here->excluded == MOVE_NONE)
-        here->tt_pv = n.pv_node || (n.hit && n.entry.pv);
-    n.reduce_as_pv = eval_by_knowledge(b) ? n.pv_node : here->tt_pv;
 
     /* Step 4. Static evaluation, whether it improves on ours two plies before, and what it
      * says of the opponent's move into the node. */
@@ -1911,9 +1898,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     if (here->excluded != MOVE_NONE)
         return best;
-    if (bound == BOUND_UPPER && depth > TT_PV_FAIL_LOW_DEPTH)
-        here->tt_pv |= ply_at(s, ply - 1)->tt_pv; /* a fail low below a PV node may become the PV (Stockfish's) */
-    tt_store(s->table, b->key, best_move, best, n.raw_eval, depth, bound, here->tt_pv, ply);
+    tt_store(s->table, b->key, best_move, best, n.raw_eval, depth, bound, ply);
     if (bound == BOUND_UPPER)
         reward_prior_move(s, &n, depth, best < alpha - param(P_PRIOR_BONUS_MARGIN) * depth);
     if (!n.in_check && (best_move == MOVE_NONE || move_is_quiet(b, best_move)) && !score_is_mate(best)
@@ -2139,14 +2124,13 @@ static int singular_extension(Search *s, Node *n, Move m, int depth, int alpha, 
 /* Step 11: the late move reduction of the move just made (number moves_tried, as the picker mp
  * gave it; quiet, or outside PV nodes any) at depth, searched to new_depth: the table's; less
  * for a move the picker did not give among the other quiet moves (the hash move, a killer,
- * the counter-move, a capture), for a check and for a good history; more at a node that is
- * not on the principal variation and, by the table, was not (Stockfish's ttPv), and when not
- * improving; summed in fractions of a ply (LMR_UNIT) and
+ * the counter-move, a capture), for a check and for a good history; more outside the
+ * principal variation and when not improving; summed in fractions of a ply (LMR_UNIT) and
  * rounded down, from 0 to new_depth - 1. */
 static int reduction(Search *s, const Node *n, int depth, int moves_tried, const MovePicker *mp, int new_depth)
 {
     int r = reductions[int_min(depth, LMR_TABLE - 1)][int_min(moves_tried, LMR_TABLE - 1)];
-    r += LMR_UNIT * (!n->reduce_as_pv + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
+    r += LMR_UNIT * (!n->pv_node + !n->improving - (mp->kind != PICK_QUIET) - ply_at(s, n->ply + 1)->in_check);
     if (mp->kind == PICK_QUIET)
         r -= mp->score * LMR_UNIT / param(P_LMR_HISTORY_DIVISOR); /* fits: |score| <= 11 * HISTORY_MAX + 20000 */
     return int_min(int_max(r / LMR_UNIT, 0), new_depth - 1);
@@ -2253,7 +2237,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
             break;
     }
     tt_store(s->table, b->key, best_move, best, n.raw_eval, 0,
-             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, n.hit && n.entry.pv, ply);
+             best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER, ply);
     return best;
 }
 
