@@ -308,7 +308,7 @@ static double stall_guard(const Search *s);
 static void look_at_load(Search *s, double now);
 static int machine_busy(const Search *s);
 static void tt_init(TransTable *tt, size_t megabytes);
-static size_t tt_megabytes_for(double budget);
+static size_t tt_megabytes_for(double budget, uint64_t node_limit);
 static void tt_free(TransTable *tt);
 static void tt_clear(TransTable *tt);
 static void tt_prefetch(const TransTable *tt, uint64_t key);
@@ -819,7 +819,8 @@ enum {
 };
 /* A one-shot call's table (tt_megabytes_for). */
 enum {
-    TT_MB_PER_SECOND = 40,  /* a one-shot table's megabytes a second of budget: two entries a node at 1.2 M nodes/s */
+    TT_NODES_PER_SECOND = 1200000, /* the speed a one-shot table is sized for */
+    TT_NODES_PER_MB = 30000, /* a one-shot table's megabytes: one for this many nodes, two entries a node */
     TT_MIN_MB = 1,          /* a one-shot table's least size, in megabytes */
     TT_MAX_MB = 64          /* a one-shot table's largest size, in megabytes */
 };
@@ -840,12 +841,14 @@ static void tt_init(TransTable *tt, size_t megabytes)
     tt->age = 0;
 }
 
-/* The table a search of budget seconds fills (TT_MB_PER_SECOND). A larger one only costs time,
- * since each first touch of one of its pages is a page fault (docs/engine.md, "Measurements
- * behind the constants"). */
-static size_t tt_megabytes_for(double budget)
+/* The table a search of budget seconds fills (TT_NODES_PER_SECOND, TT_NODES_PER_MB), or of
+ * node_limit nodes when that comes first (0: none), as a fixed-node match's calls stand for
+ * timed ones. A larger one only costs time, since each first touch of one of its pages is a
+ * page fault (docs/engine.md, "Measurements behind the constants"). */
+static size_t tt_megabytes_for(double budget, uint64_t node_limit)
 {
-    double megabytes = budget * TT_MB_PER_SECOND;
+    double nodes = budget * TT_NODES_PER_SECOND;
+    double megabytes = (node_limit > 0 && (double)node_limit < nodes ? (double)node_limit : nodes) / TT_NODES_PER_MB;
     return megabytes < TT_MIN_MB ? TT_MIN_MB : megabytes > TT_MAX_MB ? TT_MAX_MB : (size_t)megabytes;
 }
 
@@ -1224,7 +1227,7 @@ Move search_one_shot(Search *s, const Board *board, const Move *moves, int count
     /* the size a one-shot call would use, so that batch lines answer as one-shot calls do; a
      * table kept outside as it is */
     if (!s->tt.external)
-        search_set_table(s, tt_megabytes_for(budget));
+        search_set_table(s, tt_megabytes_for(budget, limits->node_limit));
     run(s, board, keys, key_count, moves, count, &one_shot, 1, busy_cut_for(seconds));
     return s->best_move;
 }

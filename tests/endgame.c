@@ -1,7 +1,8 @@
 /* tests/endgame.c: the engine, playing both sides with a fixed node budget per move
  * through the one-shot decision, mates a lone king with K+Q, K+R and K+B+N within the
- * fifty-move rule. Linked with the engine and modes/common.c, so that it calls the same
- * decide() as the command line. Ends with "N passed, N failed". */
+ * fifty-move rule; and those calls' table is the size their nodes fill, not their 60 s.
+ * Linked with the engine and modes/common.c, so that it calls the same decide() as the
+ * command line. Ends with "N passed, N failed". */
 #include "../modes/common.h"
 
 #include <stdlib.h>
@@ -10,6 +11,13 @@
 int main(int argc, char **argv);
 
 static Search *context; /* the test's search context, as main's in modes/cli.c */
+
+/* the most megabytes a call of a node budget may ask for its table: two 16-byte entries a node,
+ * rounded up (a 60 s call without one asks for 64) */
+static size_t table_megabytes_max(long long nodes)
+{
+    return (size_t)(nodes * 2 * 16 / (1024 * 1024)) + 1;
+}
 
 /* Plays from fen until mate, a draw by rule, or max_plies; returns the plies to mate or -1. */
 static int play_out(const char *fen, long long nodes, int max_plies)
@@ -86,6 +94,13 @@ int main(int argc, char **argv)
             failed++;
             printf("FAIL %s: no mate within 100 plies at %lld nodes per move\n", CASES[i].name, nodes);
         }
+    }
+    if (search_table_megabytes(context) <= table_megabytes_max(nodes)) {
+        passed++;
+    } else {
+        failed++;
+        printf("FAIL a call of %lld nodes and 60 s asked for a table of %zu MB, more than its nodes fill\n", nodes,
+               search_table_megabytes(context));
     }
     search_free(context);
     printf("%d passed, %d failed\n", passed, failed);
