@@ -847,8 +847,10 @@ static void tt_init(TransTable *tt, size_t megabytes)
  * page fault (docs/engine.md, "Measurements behind the constants"). */
 static size_t tt_megabytes_for(double budget, uint64_t node_limit)
 {
-    double nodes = budget * TT_NODES_PER_SECOND;
-    double megabytes = (node_limit > 0 && (double)node_limit < nodes ? (double)node_limit : nodes) / TT_NODES_PER_MB;
+    double nodes = budget * TT_NODES_PER_SECOND, megabytes;
+    if (node_limit > 0 && (double)node_limit < nodes)
+        nodes = (double)node_limit;
+    megabytes = nodes / TT_NODES_PER_MB;
     return megabytes < TT_MIN_MB ? TT_MIN_MB : megabytes > TT_MAX_MB ? TT_MAX_MB : (size_t)megabytes;
 }
 
