@@ -6,16 +6,23 @@
 // two engines so set through the referee (`argv:` engines, each call a fresh process with
 // --nodes and --param), and moves the parameters toward the side that scored more.
 // --tune NAME,NAME,... moves only those parameters (the others keep the engine's values).
-// Prints a line an iteration and, at the end, the values found as --param options.
+// --state FILE keeps the run in FILE after every iteration and, when FILE exists, goes on
+// with the run it holds, so that a run longer than a machine's life can be played in parts;
+// --until K stops after iteration K. Prints a line an iteration and, at the end, the values
+// found as --param options.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const USAGE = 'usage: node tools/spsa.mjs [--engine ./engine] [--iterations 200] [--pairs 4] [--nodes 10000]\n' +
   '       [--openings ../shared/data/openings.epd] [--referee ../shared/referee] [--seed 1] [--concurrency 2]\n' +
-  '       [--r-end 0.002] [--tune NAME,NAME,...]';
+  '       [--r-end 0.002] [--tune NAME,NAME,...] [--state FILE] [--until K]';
 const ALPHA = 0.602, GAMMA = 0.101, A_SHARE = 0.1;
+// the options that make a run what it is: a state file keeps them, and a run it goes on with
+// takes them from it
+const RUN_OPTIONS = ['iterations', 'pairs', 'nodes', 'seed', 'r-end', 'tune'];
+const STATE_VERSION = 1;
 
 function fail(message) {
   console.error(`error: ${message} (node tools/spsa.mjs --help)`);
@@ -25,7 +32,8 @@ function fail(message) {
 function readOptions(argv) {
   const o = { engine: './engine', iterations: 200, pairs: 4, nodes: 10000, openings: '../shared/data/openings.epd',
     referee: process.env.REFEREE || '../shared/referee', seed: 1, concurrency: 2, 'r-end': 0.002,
-    tune: '' };
+    tune: '', state: '', until: 0 };
+  o.given = new Set();
   if (argv[0] === '--help') {
     console.log(USAGE);
     process.exit(0);
@@ -42,6 +50,7 @@ function readOptions(argv) {
     } else {
       o[name] = value;
     }
+    o.given.add(name);
   }
   o.engine = resolve(o.engine);
   if (!existsSync(o.engine)) fail(`no engine at ${o.engine}`);
@@ -96,9 +105,48 @@ function play(o, params, plus, minus, iteration, dir) {
   return summary.wins - summary.losses;
 }
 
+// The run that o.state holds, or null where there is none yet. Its options replace o's; one
+// given on the command line with another value is a usage error, and so is a list of
+// parameters (names, ranges, steps, starting values) other than the engine's.
+function loadState(o) {
+  if (!o.state || !existsSync(o.state)) return null;
+  let state;
+  try {
+    state = JSON.parse(readFileSync(o.state, 'utf8'));
+  } catch (error) {
+    fail(`cannot read the state file ${o.state}: ${error.message}`);
+  }
+  if (state.version !== STATE_VERSION) fail(`${o.state} is not a state file of this version (${STATE_VERSION})`);
+  for (const name of RUN_OPTIONS) {
+    if (o.given.has(name) && o[name] !== state.options[name])
+      fail(`${o.state} holds a run with --${name} ${state.options[name] || "''"}, not ${o[name]}`);
+    o[name] = state.options[name];
+  }
+  return state;
+}
+
+function checkStateParams(o, state, params) {
+  const listed = (p) => [p.name, p.min, p.max, p.step].join(' ');
+  const same = state.params.length === params.length &&
+    params.every((p, i) => listed(p) === listed(state.params[i]) && p.theta === state.params[i].start);
+  if (!same) fail(`${o.state} holds a run of other parameters or values than ${o.engine} params gives (another build?)`);
+}
+
+// Writes the run after k iterations to o.state, whole or not at all.
+function saveState(o, params, k, theta, total) {
+  const state = { version: STATE_VERSION, options: Object.fromEntries(RUN_OPTIONS.map((name) => [name, o[name]])),
+    params: params.map((p) => ({ name: p.name, start: p.theta, min: p.min, max: p.max, step: p.step })),
+    iterations_done: k, theta, total };
+  writeFileSync(`${o.state}.part`, `${JSON.stringify(state, null, 1)}\n`);
+  renameSync(`${o.state}.part`, o.state);
+}
+
 function main() {
   const o = readOptions(process.argv.slice(2));
+  if (o.until && !o.state) fail('--until needs --state, to keep the run for later');
+  const state = loadState(o);
   const params = readParams(o.engine, o.tune);
+  if (state) checkStateParams(o, state, params);
   const next = random(o.seed);
   const dir = mkdtempSync(join(tmpdir(), 'boxer-spsa-'));
   const bigA = A_SHARE * o.iterations;
@@ -106,11 +154,17 @@ function main() {
   // a_k / c_k^2 reaches r_end there (fishtest's 0.002 assumes tens of thousands of pairs)
   const c = params.map((p) => p.step * o.iterations ** GAMMA);
   const a = params.map((p) => o['r-end'] * p.step ** 2 * (bigA + o.iterations) ** ALPHA);
-  const theta = params.map((p) => p.theta);
-  let total = 0;
-  console.log(`spsa: ${params.length} parameters, ${o.iterations} iterations of ${o.pairs} pairs at ${o.nodes} nodes`);
+  const theta = state ? state.theta : params.map((p) => p.theta);
+  const done = state ? state.iterations_done : 0;
+  const last = o.until ? Math.min(o.until, o.iterations) : o.iterations;
+  let total = state ? state.total : 0;
+  // the random signs of the iterations already played, drawn again so that the run goes on
+  // as it would have
+  for (let k = 1; k <= done; k++) params.forEach(() => next());
+  console.log(`spsa: ${params.length} parameters, ${o.iterations} iterations of ${o.pairs} pairs at ${o.nodes} nodes` +
+    (done ? `, going on after iteration ${done} (${o.state})` : ''));
   try {
-    for (let k = 1; k <= o.iterations; k++) {
+    for (let k = done + 1; k <= last; k++) {
       const flip = params.map(() => (next() < 0.5 ? -1 : 1));
       const ck = c.map((ci) => ci / k ** GAMMA);
       const plus = theta.map((t, i) => clamp(t + ck[i] * flip[i], params[i]));
@@ -121,13 +175,16 @@ function main() {
         const rk = a[i] / (bigA + k) ** ALPHA / ck[i] ** 2;
         theta[i] = clamp(t + rk * ck[i] * result * flip[i], params[i]);
       });
+      if (o.state) saveState(o, params, k, theta, total);
       console.log(`iteration ${k}: plus - minus ${result >= 0 ? '+' : ''}${result} | ` +
         params.map((p, i) => `${p.name}=${theta[i].toFixed(1)}`).join(' '));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`spsa: ${o.iterations * o.pairs * 2} games, plus - minus ${total}; found:`);
+  const played = Math.max(last, done);
+  console.log(`spsa: ${played * o.pairs * 2} games, plus - minus ${total}; ` +
+    (played < o.iterations ? `stopped after iteration ${played} of ${o.iterations} (${o.state}); so far:` : 'found:'));
   console.log(paramArgs(theta, params));
 }
 
