@@ -281,7 +281,7 @@ run_spsa() { timeout -k 1 $HANG_SECONDS node tools/spsa.mjs --engine "$ENGINE" -
 printf '%s\n' "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -" \
   "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -" "rnbqkbnr/pppp1ppp/8/4p3/2P5/8/PP1PPPPP/RNBQKBNR w KQkq -" >"$tmp/openings.epd"
 if ! command -v node >/dev/null || [ ! -d "$REFEREE/node_modules/chess.js" ]; then
-  echo "SKIP spsa: no node, or no referee with its node_modules at $REFEREE"; skipped=$((skipped + 7))
+  echo "SKIP spsa: no node, or no referee with its node_modules at $REFEREE"; skipped=$((skipped + 8))
 else
   run_spsa --seed 3 >"$tmp/spsa.log" 2>&1; status=$?
   found=$(tail -1 "$tmp/spsa.log")
@@ -302,9 +302,13 @@ else
   run_spsa --seed 3 --state "$tmp/spsa.json" --until 1 >"$tmp/spsa4.log" 2>&1; status=$?
   node tools/spsa.mjs --engine "$ENGINE" --referee "$REFEREE" --openings "$tmp/openings.epd" --state "$tmp/spsa.json" \
     >"$tmp/spsa5.log" 2>&1; status2=$?
-  check '[ $status -eq 0 ] && [ $status2 -eq 0 ] && grep -q "stopped after iteration 1 of 2" "$tmp/spsa4.log" \
+  check '[ $status -eq 0 ] && [ $status2 -eq 0 ] && grep -q "the values at iteration 1 of 2" "$tmp/spsa4.log" \
     && [ "$(tail -1 "$tmp/spsa5.log")" = "$found" ] && [ "$(grep "^iteration 2" "$tmp/spsa5.log")" = "$(grep "^iteration 2" "$tmp/spsa.log")" ]' \
     "spsa: a run taken up from its state file ends as the run in one go (status $status, $status2): $(tail -2 "$tmp/spsa5.log")"
+  node tools/spsa.mjs --engine "$ENGINE" --referee "$REFEREE" --openings "$tmp/openings.epd" --state "$tmp/spsa.json" \
+    --until 1 >"$tmp/spsa6.log" 2>&1; status=$?
+  check '[ $status -eq 0 ] && [ "$(tail -1 "$tmp/spsa6.log")" = "$(tail -1 "$tmp/spsa4.log")" ] && ! grep -q "^iteration" "$tmp/spsa6.log"' \
+    "spsa: --until before the file's last iteration replays it, playing nothing (status $status): $(tail -2 "$tmp/spsa6.log")"
   run_spsa --seed 4 --state "$tmp/spsa.json" >/dev/null 2>"$tmp/spsa.err"; status=$?
   check '[ $status -eq 2 ] && [ "$(grep -c "" "$tmp/spsa.err")" = 1 ] && grep -q "holds a run with --seed 3" "$tmp/spsa.err"' \
     "spsa: a state file refuses another run's options in one line: $(cat "$tmp/spsa.err")"

@@ -8,8 +8,8 @@
 // --tune NAME,NAME,... moves only those parameters (the others keep the engine's values).
 // --state FILE keeps the run in FILE after every iteration and, when FILE exists, goes on
 // with the run it holds, so that a run longer than a machine's life can be played in parts;
-// --until K stops after iteration K. Prints a line an iteration and, at the end, the values
-// found as --param options.
+// --until K stops at iteration K (playing what is missing, replaying what the file holds).
+// Prints a line an iteration played and, at the end, the values found as --param options.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -132,13 +132,21 @@ function checkStateParams(o, state, params) {
   if (!same) fail(`${o.state} holds a run of other parameters or values than ${o.engine} params gives (another build?)`);
 }
 
-// Writes the run after k iterations to o.state, whole or not at all.
-function saveState(o, params, k, theta, total) {
+// Writes the run to o.state, whole or not at all: its options, its parameters with their
+// starting values, each iteration's result (plus's wins less its losses) and the values now.
+function saveState(o, params, results, theta) {
   const state = { version: STATE_VERSION, options: Object.fromEntries(RUN_OPTIONS.map((name) => [name, o[name]])),
     params: params.map((p) => ({ name: p.name, start: p.theta, min: p.min, max: p.max, step: p.step })),
-    iterations_done: k, theta, total };
-  writeFileSync(`${o.state}.part`, `${JSON.stringify(state, null, 1)}\n`);
+    results, theta };
+  writeFileSync(`${o.state}.part`, `${JSON.stringify(state)}\n`);
   renameSync(`${o.state}.part`, o.state);
+}
+
+// The values a state file holds must be its results replayed; others come from another
+// version of this program, whose run this one cannot go on with.
+function checkReplay(o, state, theta) {
+  if (!state.theta.every((t, i) => Math.abs(t - theta[i]) < 1e-9))
+    fail(`${o.state}: its results replayed do not give its values (another version of tools/spsa.mjs?)`);
 }
 
 function main() {
@@ -154,37 +162,40 @@ function main() {
   // a_k / c_k^2 reaches r_end there (fishtest's 0.002 assumes tens of thousands of pairs)
   const c = params.map((p) => p.step * o.iterations ** GAMMA);
   const a = params.map((p) => o['r-end'] * p.step ** 2 * (bigA + o.iterations) ** ALPHA);
-  const theta = state ? state.theta : params.map((p) => p.theta);
-  const done = state ? state.iterations_done : 0;
+  const theta = params.map((p) => p.theta);
+  // the iterations a state file holds are replayed (the same random signs, its results), so
+  // that the run goes on as it would have in one go
+  const results = state ? state.results : [];
+  const done = results.length;
   const last = o.until ? Math.min(o.until, o.iterations) : o.iterations;
-  let total = state ? state.total : 0;
-  // the random signs of the iterations already played, drawn again so that the run goes on
-  // as it would have
-  for (let k = 1; k <= done; k++) params.forEach(() => next());
+  let total = 0;
   console.log(`spsa: ${params.length} parameters, ${o.iterations} iterations of ${o.pairs} pairs at ${o.nodes} nodes` +
-    (done ? `, going on after iteration ${done} (${o.state})` : ''));
+    (done ? `, ${done} of them played before (${o.state})` : ''));
   try {
-    for (let k = done + 1; k <= last; k++) {
+    for (let k = 1; k <= last; k++) {
       const flip = params.map(() => (next() < 0.5 ? -1 : 1));
       const ck = c.map((ci) => ci / k ** GAMMA);
       const plus = theta.map((t, i) => clamp(t + ck[i] * flip[i], params[i]));
       const minus = theta.map((t, i) => clamp(t - ck[i] * flip[i], params[i]));
-      const result = play(o, params, plus, minus, k, dir);
+      const replayed = k <= done;
+      const result = replayed ? results[k - 1] : play(o, params, plus, minus, k, dir);
       total += result;
       theta.forEach((t, i) => {
         const rk = a[i] / (bigA + k) ** ALPHA / ck[i] ** 2;
         theta[i] = clamp(t + rk * ck[i] * result * flip[i], params[i]);
       });
-      if (o.state) saveState(o, params, k, theta, total);
+      if (k === done) checkReplay(o, state, theta);
+      if (replayed) continue;
+      results.push(result);
+      if (o.state) saveState(o, params, results, theta);
       console.log(`iteration ${k}: plus - minus ${result >= 0 ? '+' : ''}${result} | ` +
         params.map((p, i) => `${p.name}=${theta[i].toFixed(1)}`).join(' '));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const played = Math.max(last, done);
-  console.log(`spsa: ${played * o.pairs * 2} games, plus - minus ${total}; ` +
-    (played < o.iterations ? `stopped after iteration ${played} of ${o.iterations} (${o.state}); so far:` : 'found:'));
+  console.log(`spsa: ${last * o.pairs * 2} games, plus - minus ${total}; ` +
+    (last < o.iterations ? `the values at iteration ${last} of ${o.iterations} (${o.state}):` : 'found:'));
   console.log(paramArgs(theta, params));
 }
 
