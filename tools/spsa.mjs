@@ -125,6 +125,8 @@ function loadState(o) {
   return state;
 }
 
+// A run goes on only with the parameters it started with: the same names, ranges, steps and
+// starting values as the engine's `params` now.
 function checkStateParams(o, state, params) {
   const listed = (p) => [p.name, p.min, p.max, p.step].join(' ');
   const same = state.params.length === params.length &&
