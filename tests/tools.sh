@@ -299,14 +299,15 @@ else
     "spsa: --tune moves only the parameters named (status $status): $(tail -1 "$tmp/spsa3.log")"
   # a run kept in a state file, stopped after its first iteration and taken up again with no
   # other option, ends as the run in one go did; the file refuses another run's options
+  # resume_spsa: goes on with the run in the state file, with no option of its own
+  resume_spsa() { timeout -k 1 $HANG_SECONDS node tools/spsa.mjs --engine "$ENGINE" --referee "$REFEREE" \
+    --openings "$tmp/openings.epd" --state "$tmp/spsa.json" "$@"; }
   run_spsa --seed 3 --state "$tmp/spsa.json" --until 1 >"$tmp/spsa4.log" 2>&1; status=$?
-  node tools/spsa.mjs --engine "$ENGINE" --referee "$REFEREE" --openings "$tmp/openings.epd" --state "$tmp/spsa.json" \
-    >"$tmp/spsa5.log" 2>&1; status2=$?
+  resume_spsa >"$tmp/spsa5.log" 2>&1; status2=$?
   check '[ $status -eq 0 ] && [ $status2 -eq 0 ] && grep -q "the values at iteration 1 of 2" "$tmp/spsa4.log" \
     && [ "$(tail -1 "$tmp/spsa5.log")" = "$found" ] && [ "$(grep "^iteration 2" "$tmp/spsa5.log")" = "$(grep "^iteration 2" "$tmp/spsa.log")" ]' \
     "spsa: a run taken up from its state file ends as the run in one go (status $status, $status2): $(tail -2 "$tmp/spsa5.log")"
-  node tools/spsa.mjs --engine "$ENGINE" --referee "$REFEREE" --openings "$tmp/openings.epd" --state "$tmp/spsa.json" \
-    --until 1 >"$tmp/spsa6.log" 2>&1; status=$?
+  resume_spsa --until 1 >"$tmp/spsa6.log" 2>&1; status=$?
   check '[ $status -eq 0 ] && [ "$(tail -1 "$tmp/spsa6.log")" = "$(tail -1 "$tmp/spsa4.log")" ] && ! grep -q "^iteration" "$tmp/spsa6.log"' \
     "spsa: --until before the file's last iteration replays it, playing nothing (status $status): $(tail -2 "$tmp/spsa6.log")"
   run_spsa --seed 4 --state "$tmp/spsa.json" >/dev/null 2>"$tmp/spsa.err"; status=$?
