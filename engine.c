@@ -1896,7 +1896,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
     if (mp.picked == 0)
         return n.in_check ? -SCORE_MATE + ply : SCORE_DRAW;
     if (moves_tried == 0)
-        return alpha; /* everything was pruned: fail low */
+        return alpha; /* the only move was the excluded one (pruning needs a move searched): fail low */
 
     /* Step 13. Store the result, and what it says of the static evaluation: a quiet or no
      * best move, and a bound that lies on the far side of the evaluation. */
