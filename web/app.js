@@ -982,6 +982,7 @@ function renderEngine() {
   };
   if (!t) {
     ui.engineLine.textContent = game.thinking && game.thinking.ply === game.view ? 'Boxer is starting to think…' : 'No thoughts about this position yet.';
+    ui.engineLine.title = '';
     bar(50, '', 'Evaluation: none for this position');
     return;
   }
@@ -1000,6 +1001,7 @@ function renderEngine() {
   const weaker = t.level < Boxer.LEVEL_MAX ? ' · level ' + t.level : '';
   add('head', head + (t.depth ? score : '') + (t.depth ? ' · ' : '') + depth + ' · ' + time + weaker);
   add('pv', numberedLine(t.ply, t.pv));
+  ui.engineLine.title = ui.engineLine.textContent.trim(); /* the whole line, which the box may cut short */
   ui.engineLine.dataset.level = String(t.level);
   ui.engineLine.dataset.nodes = String(t.nodes);
   ui.engineLine.dataset.ms = t.searching ? '' : String(t.ms);

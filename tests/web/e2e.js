@@ -1,7 +1,8 @@
 /* tests/web/e2e.js [SCREENSHOT]: web/index.html in headless Chromium. Plays 1.e4 by clicking at
  * 1 second a move, then a knight move by dragging at 3 seconds, checking the engine's legal
- * replies, its score, depth and principal variation while it searches and after, and the time
- * it took (within the setting on the worker's clock, at least 70% of it); saves a screenshot (default
+ * replies, its score, depth and principal variation while it searches and after, that Take back
+ * stays put meanwhile (and the top lines' box keeps its size), and the time it took (within
+ * the setting on the worker's clock, at least 70% of it); saves a screenshot (default
  * /tmp/boxer-web.png). Then: taking back (also during a search), stepping back with a click
  * and the ← key and playing on from there, the keyboard on the squares, FEN set-up and its
  * errors (in the field and in the address), PGN export and import (and a bad PGN's message),
@@ -38,6 +39,21 @@ function shownMoves(page) {
 async function waitMoves(page, count, timeout) {
   await page.waitForFunction((n) => document.querySelectorAll('#moves .san').length === n
     && document.body.dataset.state !== 'thinking', count, { timeout: timeout || 15000 });
+}
+
+/* The distinct places (top and bottom, rounded to the pixel) the element at selector takes,
+ * looked at every 20 ms from now until the engine's answer is shown. */
+function placesUntilAnswer(page, selector) {
+  return page.evaluate((sel) => new Promise((resolve) => {
+    const places = new Set();
+    const look = () => {
+      const box = document.querySelector(sel).getBoundingClientRect();
+      places.add(Math.round(box.top) + ' to ' + Math.round(box.bottom));
+      if (document.body.dataset.state === 'thinking') setTimeout(look, 20);
+      else resolve([...places]);
+    };
+    look();
+  }), selector);
 }
 
 /* The piece letters on the board by square, as the page shows them. */
@@ -167,11 +183,14 @@ async function checkLevelsAndLines(page, server, rules, before) {
   await page.selectOption('#level', '20');
   await page.selectOption('#seconds', '2');
   await clickMove(page, 'd2', 'd4');
+  const boxPlaces = placesUntilAnswer(page, '#lines-box');
   await page.waitForFunction(() => document.body.dataset.state === 'thinking'
     && document.querySelectorAll('#lines li').length === 3, null, { timeout: 5000 })
     .then(() => check(true, 'while Boxer searches, three lines show under the board'),
       () => check(false, 'while Boxer searches, three lines show under the board'));
   await waitMoves(page, 2);
+  check((await boxPlaces).length === 1, 'the lines\' box keeps its size from the move, before any line, to the answer: '
+    + (await boxPlaces).join(', ') + ' px');
   const played = (await shownMoves(page))[1];
   const lines = await shownLines(page);
   const afterD4 = rules.play(START, 'd4');
@@ -246,7 +265,10 @@ async function main() {
         () => check(false, 'while it searches, the engine line shows a score, depth and PV'));
     const during = await page.textContent('#engine-line');
     console.log('     during the search: ' + during);
+    const takebackPlaces = await placesUntilAnswer(page, '#takeback');
     await waitMoves(page, 4);
+    check(takebackPlaces.length === 1, 'Take back stays put while Boxer thinks and answers (a click aimed at it lands): '
+      + takebackPlaces.join(', ') + ' px');
     const four = await shownMoves(page);
     const afterNf3 = rules.play(rules.play(afterE4.fen, two[1]).fen, 'Nf3');
     check(four[2] === 'Nf3', 'dragging g1 to f3 plays Nf3: ' + four[2]);
