@@ -189,8 +189,9 @@ async function checkLevelsAndLines(page, server, rules, before) {
     .then(() => check(true, 'while Boxer searches, three lines show under the board'),
       () => check(false, 'while Boxer searches, three lines show under the board'));
   await waitMoves(page, 2);
-  check((await boxPlaces).length === 1, 'the lines\' box keeps its size from the move, before any line, to the answer: '
-    + (await boxPlaces).join(', ') + ' px');
+  const boxes = await boxPlaces;
+  check(boxes.length === 1, 'the lines\' box keeps its size from the move, before any line, to the answer: '
+    + boxes.join(', ') + ' px');
   const played = (await shownMoves(page))[1];
   const lines = await shownLines(page);
   const afterD4 = rules.play(START, 'd4');
