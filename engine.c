@@ -344,6 +344,7 @@ static int bound_decides(int bound, int score, int alpha, int beta);
 static int bound_bounds(int bound, int score, int eval);
 static inline void node_evaluate(Search *s, Node *n);
 static int prune_node(Search *s, Node *n, int alpha, int beta, int depth, int *score);
+static void keep_eval(Search *s, const Node *n);
 static int hindsight_depth_change(Search *s, const Node *n, int depth);
 static int prunes_move(Search *s, const Node *n, Move m, const MovePicker *mp, int quiet_count, int depth, int alpha);
 static int move_gives_check(Board *b, Node *n, Move m);
@@ -1811,11 +1812,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int cut_no
         return n.tt_score;
     }
 
-    /* Step 4. Static evaluation, whether it improves on ours two plies before, and what it
-     * says of the opponent's move into the node. */
+    /* Step 4. Static evaluation (kept in the table if it had none), whether it improves on
+     * ours two plies before, and what it says of the opponent's move into the node. */
     node_evaluate(s, &n);
     if (!n.in_check && n.hit && bound_bounds(n.entry.bound, n.tt_score, n.eval))
         n.eval = n.tt_score;
+    if (here->excluded == MOVE_NONE)
+        keep_eval(s, &n);
     n.improving = !n.in_check && here->static_eval > ply_at(s, ply - 2)->static_eval;
     n.opponent_worsening = !n.in_check && here->static_eval + ply_at(s, ply - 1)->static_eval > OPPONENT_WORSENING_MARGIN;
     if (here->excluded == MOVE_NONE)
@@ -1992,6 +1995,16 @@ static inline void node_evaluate(Search *s, Node *n)
     n->raw_eval = n->hit ? n->entry.eval : evaluate(s, n->ply);
     correction_entries(s, n->ply, n->corrections);
     n->eval = here->static_eval = corrected_eval(n->corrections, n->raw_eval);
+}
+
+/* Keeps a node's static evaluation in the table when it had no entry for the node, so that a
+ * later visit skips the network even where the node returns before storing its result (a
+ * stand pat, a pruned node): as a lower bound at depth 0, which it is, since the quiescence
+ * search never returns below its stand pat (Stockfish keeps the evaluation so too). */
+static void keep_eval(Search *s, const Node *n)
+{
+    if (!n->hit && !n->in_check)
+        tt_store(s->table, s->board.key, MOVE_NONE, n->eval, n->raw_eval, 0, BOUND_LOWER, n->ply);
 }
 
 /* Step 4b. Hindsight (Stockfish's): a node its parent reduced by 3 plies or more is searched a
@@ -2200,8 +2213,10 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int checks)
     if (!n.in_check && n.hit && bound_bounds(n.entry.bound, n.tt_score, n.eval))
         n.eval = n.tt_score; /* the table's bound says more than the evaluation (Stockfish's) */
     best = n.eval; /* stand pat, or -SCORE_INF in check */
-    if (!n.in_check && best >= beta)
+    if (!n.in_check && best >= beta) {
+        keep_eval(s, &n);
         return best;
+    }
     if (best > alpha)
         alpha = best;
     gen_legal(b, &list, n.in_check || checks ? GEN_ALL : GEN_NOISY);
